@@ -1,0 +1,107 @@
+import { ApprovalGate, DEFAULT_APPROVAL_TIMEOUT_MS } from './approval.js';
+import type { ToolCall } from './call-context.js';
+import type { Plugin } from './define-plugin.js';
+import type { AsyncDisposer } from './disposer.js';
+import { announceResult, runToolCall } from './execute-tool-call.js';
+import { DEFAULT_TOOL_CONCURRENCY, runToolCalls } from './execute-tool-calls.js';
+import { GuardList } from './guards.js';
+import type { HarnessRuntime } from './harness-runtime.js';
+import { createHooks, type HarnessHooks } from './hooks.js';
+import { silentLogger, type Logger } from './logger.js';
+import { PluginHost } from './plugin-host.js';
+import { DEFAULT_MAX_CONTENT_CHARS } from './render-content.js';
+import { SandboxSlot } from './sandbox-slot.js';
+import { ToolRegistry } from './tool-registry.js';
+import type { ToolResult } from './tool-result.js';
+
+/** Default per-call deadline for a tool that does not set `timeoutMs`. */
+export const DEFAULT_TOOL_TIMEOUT_MS = 120_000;
+
+export interface HarnessOptions {
+  /** A pino (or pino-compatible) logger. Default: silent. */
+  readonly logger?: Logger;
+  /** Deadline of a call whose tool sets no `timeoutMs`. Default 120 000 ms; `Infinity` for none. */
+  readonly defaultTimeoutMs?: number;
+  /** How long the approval responder has to answer before the call is denied. Default 300 000 ms. */
+  readonly approvalTimeoutMs?: number;
+  /** Cap on one result's model-visible content, in characters. Default 100 000. */
+  readonly maxContentChars?: number;
+}
+
+export interface ExecuteOptions {
+  /** Cancels the call: the body's `exec.signal` aborts and the result is `ABORTED`. */
+  readonly signal?: AbortSignal;
+}
+
+export interface ExecuteManyOptions extends ExecuteOptions {
+  /** Calls of the batch running at once. Default 8. */
+  readonly concurrency?: number;
+}
+
+export interface Harness extends AsyncDisposable {
+  /** The registry: `schemas()` is the model view, `get(name)` the execution view. */
+  readonly tools: ToolRegistry;
+  /** The six stage hooks. A tap made here belongs to no plugin and is not undone by unloading. */
+  readonly hooks: HarnessHooks;
+  readonly logger: Logger;
+  /** Loads a plugin. Resolves to its unload; throws `HarnessError` on a bad or failing plugin. */
+  use(plugin: Plugin): Promise<AsyncDisposer>;
+  /** Names of the loaded plugins, in load order. */
+  plugins(): string[];
+  /** Runs one call through the six stages. Never rejects: failures are error results. */
+  executeToolCall(call: ToolCall, options?: ExecuteOptions): Promise<ToolResult>;
+  /** Runs a batch with bounded concurrency; results (and announcements) in call order. Never rejects. */
+  executeToolCalls(calls: readonly ToolCall[], options?: ExecuteManyOptions): Promise<ToolResult[]>;
+  /** Unloads every plugin, last loaded first. */
+  close(): Promise<void>;
+}
+
+const runtimes = new WeakMap<Harness, HarnessRuntime>();
+
+/** The internals of a harness, for `@weir/core/testing` and the agent loop. Not public API. */
+export function runtimeOf(harness: Harness): HarnessRuntime {
+  const runtime = runtimes.get(harness);
+  if (runtime === undefined) throw new TypeError('Not a harness made by createHarness().');
+  return runtime;
+}
+
+/** Creates a harness: an empty registry, the six hooks, no guards, no approver, no sandbox. */
+export function createHarness(options: HarnessOptions = {}): Harness {
+  const runtime: HarnessRuntime = {
+    tools: new ToolRegistry(),
+    hooks: createHooks(),
+    guards: new GuardList(),
+    approval: new ApprovalGate(),
+    sandbox: new SandboxSlot(),
+    logger: options.logger ?? silentLogger(),
+    defaultTimeoutMs: positive(options.defaultTimeoutMs, 'defaultTimeoutMs') ?? DEFAULT_TOOL_TIMEOUT_MS,
+    approvalTimeoutMs: positive(options.approvalTimeoutMs, 'approvalTimeoutMs') ?? DEFAULT_APPROVAL_TIMEOUT_MS,
+    maxContentChars: positive(options.maxContentChars, 'maxContentChars') ?? DEFAULT_MAX_CONTENT_CHARS,
+  };
+  const host = new PluginHost(runtime);
+
+  const harness: Harness = Object.freeze({
+    tools: runtime.tools,
+    hooks: runtime.hooks,
+    logger: runtime.logger,
+    use: (plugin: Plugin) => host.use(plugin),
+    plugins: () => host.names(),
+    executeToolCall: async (call: ToolCall, callOptions?: ExecuteOptions) => {
+      const { result, context } = await runToolCall(runtime, call, callOptions?.signal);
+      announceResult(runtime, result, context);
+      return result;
+    },
+    executeToolCalls: (calls: readonly ToolCall[], callOptions?: ExecuteManyOptions) =>
+      runToolCalls(runtime, calls, callOptions?.signal, callOptions?.concurrency ?? DEFAULT_TOOL_CONCURRENCY),
+    close: () => host.close(),
+    [Symbol.asyncDispose]: () => host.close(),
+  });
+  runtimes.set(harness, runtime);
+  return harness;
+}
+
+function positive(value: number | undefined, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'number' || !(value > 0)) throw new TypeError(`createHarness: ${name} must be a positive number, got ${String(value)}.`);
+  return value;
+}

@@ -1,0 +1,62 @@
+/** Default cap on the content a model sees from one tool call, in UTF-16 code units. */
+export const DEFAULT_MAX_CONTENT_CHARS = 100_000;
+
+/**
+ * The default projection of a tool's value into model-visible text: a string stays as it is,
+ * anything else becomes pretty JSON. Never throws: cycles, BigInt, undefined, functions, symbols,
+ * errors, Maps, Sets and binary buffers all get a readable stand-in.
+ */
+export function renderValue(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value === undefined) return '(no output)';
+  try {
+    return JSON.stringify(value, jsonReplacer(), 2) ?? String(value);
+  } catch (error) {
+    // A getter that throws or a pathological structure: say so instead of failing the call.
+    return `[unrenderable value: ${error instanceof Error ? error.message : String(error)}]`;
+  }
+}
+
+/**
+ * Caps `content` at `maxChars`, cutting on a code point boundary and saying how much was left out,
+ * so the model knows the text is incomplete.
+ */
+export function capContent(content: string, maxChars: number): string {
+  if (content.length <= maxChars) return content;
+  let end = maxChars;
+  const code = content.charCodeAt(end - 1);
+  if (code >= 0xd800 && code <= 0xdbff) end -= 1;
+  const omitted = content.length - end;
+  return `${content.slice(0, end)}\n[... truncated: ${omitted} more characters not shown]`;
+}
+
+function jsonReplacer(): (this: unknown, key: string, value: unknown) => unknown {
+  // The objects on the path from the root to the value being replaced: holders of what comes next.
+  // An original value already on the path is a cycle; one seen elsewhere is merely shared.
+  const holders: object[] = [];
+  const originals: object[] = [];
+  return function replace(this: unknown, key: string, value: unknown): unknown {
+    // JSON.stringify applies toJSON before the replacer; look at the original for buffers.
+    const original = typeof this === 'object' && this !== null ? (this as Record<string, unknown>)[key] : value;
+    if (ArrayBuffer.isView(original)) return `[${original.constructor.name} ${original.byteLength} bytes]`;
+    if (typeof value === 'bigint') return `${value}n`;
+    if (typeof value === 'function') return `[Function ${value.name || 'anonymous'}]`;
+    if (typeof value === 'symbol') return value.toString();
+    if (typeof value !== 'object' || value === null) return value;
+
+    while (holders.length > 0 && holders[holders.length - 1] !== this) {
+      holders.pop();
+      originals.pop();
+    }
+    if (originals.includes(value)) return '[Circular]';
+
+    let replacement: object = value;
+    if (value instanceof Error) replacement = { name: value.name, message: value.message };
+    else if (value instanceof Map) replacement = Object.fromEntries(value);
+    else if (value instanceof Set) replacement = [...value];
+    else if (value instanceof ArrayBuffer) return `[ArrayBuffer ${value.byteLength} bytes]`;
+    holders.push(replacement);
+    originals.push(value);
+    return replacement;
+  };
+}

@@ -1,0 +1,98 @@
+/** The stable error codes of the pipeline. Tools may use codes of their own (tools-fs does). */
+export type ToolErrorCode =
+  | 'TOOL_NOT_FOUND'
+  | 'INVALID_ARGUMENTS'
+  | 'BLOCKED'
+  | 'DENIED'
+  | 'TIMEOUT'
+  | 'ABORTED'
+  | 'EXECUTION_FAILED'
+  | 'INVALID_OUTPUT'
+  | 'HOOK_FAILED';
+
+export interface ToolError {
+  /** A stable string: one of `ToolErrorCode`, or a tool's own code such as `NOT_FOUND`. */
+  readonly code: ToolErrorCode | (string & {});
+  /** Written for the model to act on: what went wrong and what to do instead. */
+  readonly message: string;
+}
+
+interface ToolResultBase {
+  readonly callId: string;
+  readonly toolName: string;
+  /** What the model reads for this call. */
+  readonly content: string;
+  /** Notes that plugins attached in postExecute; already part of the final `content`. */
+  readonly context: readonly string[];
+  /** Wall time from the start of the pipeline to this result, in milliseconds. */
+  readonly durationMs: number;
+  /** How many times the body ran (0 when it never ran). */
+  readonly attempts: number;
+}
+
+export interface ToolSuccess extends ToolResultBase {
+  readonly ok: true;
+  /** The body's value, validated against `output.schema` and deep frozen. */
+  readonly value: unknown;
+}
+
+export interface ToolFailure extends ToolResultBase {
+  readonly ok: false;
+  readonly error: ToolError;
+}
+
+/** A frozen discriminated union on `ok`. Built only by `successResult` and `failureResult`. */
+export type ToolResult = ToolSuccess | ToolFailure;
+
+/** Call metadata every result carries. */
+export interface ResultMeta {
+  readonly callId: string;
+  readonly toolName: string;
+  readonly durationMs: number;
+  readonly attempts: number;
+  readonly context?: readonly string[];
+}
+
+const NO_CONTEXT: readonly string[] = Object.freeze([]);
+
+/** Builds a frozen success. `value` must already be frozen (the pipeline deep-freezes it). */
+export function successResult(meta: ResultMeta, value: unknown, content: string): ToolSuccess {
+  return Object.freeze({
+    ok: true,
+    callId: meta.callId,
+    toolName: meta.toolName,
+    value,
+    content,
+    context: meta.context ?? NO_CONTEXT,
+    durationMs: meta.durationMs,
+    attempts: meta.attempts,
+  });
+}
+
+/** Builds a frozen failure whose content tells the model the code and the message. */
+export function failureResult(meta: ResultMeta, code: ToolError['code'], message: string, content?: string): ToolFailure {
+  return Object.freeze({
+    ok: false,
+    callId: meta.callId,
+    toolName: meta.toolName,
+    error: Object.freeze({ code, message }),
+    content: content ?? `Error [${code}]: ${message}`,
+    context: meta.context ?? NO_CONTEXT,
+    durationMs: meta.durationMs,
+    attempts: meta.attempts,
+  });
+}
+
+/**
+ * Thrown by a tool body to fail with a code of its own (for example `NOT_FOUND`) and a message
+ * written for the model. Any other thrown error becomes `EXECUTION_FAILED`.
+ */
+export class ToolCallError extends Error {
+  override readonly name = 'ToolCallError';
+  readonly code: string;
+
+  constructor(code: string, message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.code = code;
+  }
+}

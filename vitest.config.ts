@@ -1,0 +1,41 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
+// Tests import workspace packages by name and run against their sources: no build needed.
+// The order matters: '@weir/core/testing' must match before '@weir/core'.
+const alias = [
+  { find: /^@weir\/core\/testing$/, replacement: here('packages/core/src/testing/index.ts') },
+  { find: /^@weir\/core$/, replacement: here('packages/core/src/index.ts') },
+  { find: /^@weir\/tools-fs$/, replacement: here('packages/tools-fs/src/index.ts') },
+  { find: /^@weir\/llm-openai$/, replacement: here('packages/llm-openai/src/index.ts') },
+  { find: /^@weir\/llm-mock$/, replacement: here('packages/llm-mock/src/index.ts') },
+  { find: /^@weir\/safety$/, replacement: here('packages/safety/src/index.ts') },
+];
+
+const project = (name: string, root: string) => ({
+  extends: true as const,
+  test: {
+    name,
+    root: here(root),
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    typecheck: { enabled: true, include: ['src/**/*.test-d.ts', 'test/**/*.test-d.ts'], tsconfig: here(`${root}/tsconfig.json`) },
+  },
+});
+
+export default defineConfig({
+  resolve: { alias },
+  test: {
+    // CI reads the counts from the JSON report (.ci/run prints "N passed, N failed").
+    reporters: process.env.CI ? ['default', ['json', { outputFile: '.vitest-results.json' }]] : ['default'],
+    projects: [
+      project('core', 'packages/core'),
+      project('tools-fs', 'packages/tools-fs'),
+      project('llm-openai', 'packages/llm-openai'),
+      project('llm-mock', 'packages/llm-mock'),
+      project('safety', 'packages/safety'),
+      project('examples', 'examples'),
+    ],
+  },
+});
