@@ -45,3 +45,7 @@ export type {
   Usage,
   UserMessage,
 } from './model.js';
+
+// The agent loop and sessions live in their own folders; each folder's index lists its exports.
+export * from './agent/index.js';
+export * from './session/index.js';
