@@ -49,7 +49,7 @@ export const adaptPrepareTap: TapAdapter = (tap, state) => ({
 
 async function applyPrepareAction(output: unknown, preparation: Preparation, context: PipelineContext, tapName: string): Promise<Preparation> {
   if (output === undefined || output === preparation) return preparation;
-  const action = output as PrepareAction | Preparation;
+  const action = (typeof output === 'object' && output !== null ? output : {}) as PrepareAction | Preparation;
   if ('status' in action && action.status === 'ready') return rewrite(action.arguments, context, tapName);
   if ('action' in action) {
     switch (action.action) {
