@@ -44,10 +44,10 @@ export interface ToolOutput<Value> {
   /** Validates the body's value (JSON Schema or Standard Schema); a mismatch is `INVALID_OUTPUT`. */
   readonly schema?: ToolParameters;
   /** Projects the value into what the model reads. Default: a string as is, anything else pretty JSON. */
-  readonly render?: (value: Value) => string;
+  render?(value: Value): string;
 }
 
-export interface ToolDefinition<Args = any, Value = unknown> {
+export interface ToolDefinition<Args = any, Value = any> {
   /** Unique in a registry, `^[a-zA-Z0-9_-]{1,64}$`. */
   readonly name: string;
   /** What the model reads to decide when to call the tool. */
