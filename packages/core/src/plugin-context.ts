@@ -61,7 +61,12 @@ export function createPluginContext(runtime: HarnessRuntime, registrations: Plug
   ) as unknown as PluginHooks;
   return Object.freeze({
     name: owner,
-    tools: Object.freeze({ register: (tool: Parameters<PluginContext['tools']['register']>[0]) => registrations.record(runtime.tools.register(tool)) }),
+    tools: Object.freeze({
+      register: (tool: Parameters<PluginContext['tools']['register']>[0]) => {
+        registrations.assertOpen();
+        return registrations.record(runtime.tools.register(tool));
+      },
+    }),
     hooks: Object.freeze(hooks),
     guards: Object.freeze({
       add: (nameOrGuard: unknown, maybeGuard?: unknown) => {

@@ -53,8 +53,9 @@ export class PluginHost {
     this.#loaded.set(name, entry);
 
     let unloading: Promise<void> | undefined;
-    return () => {
-      if (this.#loaded.get(name) !== entry) return unloading ?? Promise.resolve();
+    // Idempotent once it has started; a refused unload (PLUGIN_IN_USE) can be tried again later.
+    return async () => {
+      if (this.#loaded.get(name) !== entry) return unloading;
       this.assertNoDependents(name);
       unloading = this.unload(name, entry);
       return unloading;
