@@ -1,0 +1,110 @@
+import type { StepPlan } from './step-plan.js';
+
+/**
+ * Times a peer's turn and the bare loop's turn side by side in one process. The machine is shared
+ * and noisy, so neither is measured alone: batches of the two alternate (which goes first swaps
+ * every round), each batch is long enough that the timer and one stray scavenge do not dominate,
+ * and the figures are medians over rounds. Garbage collection is not forced between batches: the
+ * collector's work is part of what a loop that allocates more costs.
+ */
+
+/** Runs one turn of at most `k` tool steps; the plan has already been begun. */
+export type TurnFn = (k: number) => Promise<unknown>;
+
+export interface SideBySideOptions {
+  /** Untimed turns of both loops before calibration, so the JIT has settled. */
+  readonly warmupMs: number;
+  /** Wall time spent on timed rounds (stops earlier once `maxRounds` is reached). */
+  readonly measureMs: number;
+  /** Target wall time of one batch; sets how many turns a batch holds. */
+  readonly batchMs: number;
+  readonly minRounds: number;
+  readonly maxRounds: number;
+}
+
+export interface SideBySideResult {
+  readonly k: number;
+  /** Median over rounds of the peer's turn time / K, in microseconds. */
+  readonly perStepUs: number;
+  /** The same for the bare loop, measured in the same rounds. */
+  readonly bareUs: number;
+  /** perStepUs / bareUs. */
+  readonly ratio: number;
+  readonly rounds: number;
+  readonly peerTurnsPerBatch: number;
+  readonly bareTurnsPerBatch: number;
+}
+
+export function median(values: readonly number[]): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/** Runs `turns` turns and checks each did exactly K steps; returns microseconds per step. */
+async function timeBatch(plan: StepPlan, who: string, turn: TurnFn, k: number, turns: number): Promise<number> {
+  const start = performance.now();
+  for (let i = 0; i < turns; i++) {
+    plan.begin(k);
+    await turn(k);
+    plan.assertTurn(k, who);
+  }
+  return ((performance.now() - start) * 1000) / (turns * k);
+}
+
+/** Runs turns for `ms` and returns the mean wall time of one turn in milliseconds. */
+async function warm(plan: StepPlan, who: string, turn: TurnFn, k: number, ms: number): Promise<number> {
+  const start = performance.now();
+  let turns = 0;
+  do {
+    plan.begin(k);
+    await turn(k);
+    plan.assertTurn(k, who);
+    turns++;
+  } while (performance.now() - start < ms);
+  return (performance.now() - start) / turns;
+}
+
+export async function timeSideBySide(
+  plan: StepPlan,
+  peerName: string,
+  peer: TurnFn,
+  bare: TurnFn,
+  k: number,
+  options: SideBySideOptions,
+): Promise<SideBySideResult> {
+  const peerTurnMs = await warm(plan, peerName, peer, k, options.warmupMs);
+  const bareTurnMs = await warm(plan, 'bare', bare, k, options.warmupMs / 4);
+  const peerTurns = Math.max(1, Math.round(options.batchMs / peerTurnMs));
+  const bareTurns = Math.max(1, Math.round(options.batchMs / bareTurnMs));
+
+  const peerSamples: number[] = [];
+  const bareSamples: number[] = [];
+  const start = performance.now();
+  let round = 0;
+  while (
+    round < options.minRounds ||
+    (round < options.maxRounds && performance.now() - start < options.measureMs)
+  ) {
+    if (round % 2 === 0) {
+      peerSamples.push(await timeBatch(plan, peerName, peer, k, peerTurns));
+      bareSamples.push(await timeBatch(plan, 'bare', bare, k, bareTurns));
+    } else {
+      bareSamples.push(await timeBatch(plan, 'bare', bare, k, bareTurns));
+      peerSamples.push(await timeBatch(plan, peerName, peer, k, peerTurns));
+    }
+    round++;
+  }
+  const perStepUs = median(peerSamples);
+  const bareUs = median(bareSamples);
+  return {
+    k,
+    perStepUs,
+    bareUs,
+    ratio: perStepUs / bareUs,
+    rounds: round,
+    peerTurnsPerBatch: peerTurns,
+    bareTurnsPerBatch: bareTurns,
+  };
+}
