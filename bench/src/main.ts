@@ -1,1 +1,4 @@
-export {};
+import { pipelineBench } from './pipeline-bench.js';
+
+console.log(`weir benchmarks - Node ${process.version}, ${process.platform}/${process.arch}`);
+await pipelineBench();
