@@ -1,0 +1,24 @@
+import type { ModelResponse, ModelToolCall } from '../model.js';
+import type { ToolResult } from '../tool-result.js';
+import type { TurnResult } from './turn-result.js';
+
+/**
+ * What a turn tells a UI, in order: `turn-start`, then per step `model-call-start`, any
+ * `text-delta`s (only when the model streams), `model-call-end`, one `tool-start` per call handed
+ * to the pipeline, one `tool-result` per call in call order once the step's batch has settled, and
+ * finally `turn-end`. A turn that rejects (the model call failed) ends without `turn-end`.
+ */
+export type AgentEvent =
+  | { readonly type: 'turn-start'; readonly text: string }
+  | { readonly type: 'model-call-start'; readonly step: number }
+  | { readonly type: 'text-delta'; readonly step: number; readonly text: string }
+  | { readonly type: 'model-call-end'; readonly step: number; readonly response: ModelResponse }
+  | { readonly type: 'tool-start'; readonly step: number; readonly call: ModelToolCall }
+  | { readonly type: 'tool-result'; readonly step: number; readonly call: ModelToolCall; readonly result: ToolResult }
+  | { readonly type: 'turn-end'; readonly result: TurnResult };
+
+/**
+ * Receives the events of a turn, synchronously: a returned promise is not awaited, and an error
+ * it throws is logged on the harness's logger and changes nothing (a UI bug must not break a turn).
+ */
+export type AgentEventListener = (event: AgentEvent) => void;

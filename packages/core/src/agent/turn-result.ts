@@ -1,0 +1,32 @@
+import type { ModelResponse, Usage } from '../model.js';
+import type { ToolResult } from '../tool-result.js';
+
+/**
+ * Why a turn ended.
+ * - `stop`: the model answered without tool calls (the normal end).
+ * - `max_steps`: the step budget ran out while the model still wanted tools; the last results are in the history.
+ * - `aborted`: the turn's or the agent's signal aborted.
+ * - `length`, `content_filter`, `error`: the model's own finish reason; tool calls of that answer were not run.
+ */
+export type StopReason = 'stop' | 'max_steps' | 'aborted' | 'length' | 'content_filter' | 'error';
+
+/** One model call of a turn and what came of its tool calls. */
+export interface AgentStep {
+  /** 1 for the first model call of the turn. */
+  readonly index: number;
+  readonly response: ModelResponse;
+  /** One result per tool call of `response`, in call order (empty when it called none). */
+  readonly toolResults: readonly ToolResult[];
+}
+
+/** What `agent.turn()` resolves to. */
+export interface TurnResult {
+  /** The text of the turn's last model answer (its refusal when the text is empty); `''` when none. */
+  readonly text: string;
+  readonly stopReason: StopReason;
+  readonly steps: readonly AgentStep[];
+  /** Every tool result of the turn, step after step, in call order. Failures included. */
+  readonly toolResults: readonly ToolResult[];
+  /** Summed over the steps that reported usage; `undefined` when none did. */
+  readonly usage: Usage | undefined;
+}
