@@ -1,0 +1,65 @@
+import type { LanguageModel, Message, ModelRequest, ModelResponse, ToolMessage } from '@weir/core';
+import { firstCharacters, languageOf, parseCommand, QUOTED_RESULT_CHARS, REPLIES } from './mock-rules.js';
+import { streamResponse } from './stream-response.js';
+
+/**
+ * A deterministic model that follows rules, in English and Chinese, for demos without an API key:
+ * - "read file X" / "读文件 X" calls `read_file { path: X }`;
+ * - "list dir X" / "列目录 X" calls `list_dir { path: X }`;
+ * - after tool results, it answers "Tool read_file returned: " / "工具 read_file 返回了：" followed by
+ *   the first 60 characters of each result (an error result's text included);
+ * - anything else gets a plain reply that quotes the user.
+ * It calls only tools in the request's tool list, and says so when one is missing. Each answer
+ * looks only at the end of the history, so a step costs the same however long the history is.
+ * `complete` and `stream` reject with the signal's reason once it aborts.
+ */
+export function createMockModel(): LanguageModel {
+  return {
+    id: 'mock:rules',
+    async complete(request: ModelRequest): Promise<ModelResponse> {
+      request.signal?.throwIfAborted();
+      return answer(request);
+    },
+    stream(request: ModelRequest) {
+      return streamResponse(answer(request), request.signal);
+    },
+  };
+}
+
+function answer(request: ModelRequest): ModelResponse {
+  const { messages } = request;
+  const language = languageOf(lastUserText(messages));
+  const replies = REPLIES[language];
+
+  const results = trailingToolMessages(messages);
+  if (results.length > 0) {
+    const lines = results.map((result) => replies.toolReturned(result.toolName, firstCharacters(result.content, QUOTED_RESULT_CHARS)));
+    return { text: lines.join('\n'), toolCalls: [], finishReason: 'stop' };
+  }
+
+  const last = messages[messages.length - 1];
+  const userText = last?.role === 'user' ? last.content : '';
+  const command = parseCommand(userText);
+  if (command === undefined) return { text: replies.plain(userText), toolCalls: [], finishReason: 'stop' };
+  if (!request.tools.some((tool) => tool.name === command.tool)) {
+    return { text: replies.notAvailable(command.tool), toolCalls: [], finishReason: 'stop' };
+  }
+  // The history's length makes the id unique within a conversation and the same on every run.
+  const call = { id: `mock_call_${messages.length}`, name: command.tool, arguments: JSON.stringify({ path: command.path }) };
+  return { text: '', toolCalls: [call], finishReason: 'tool_calls' };
+}
+
+/** The tool messages after the last assistant message, oldest first. */
+function trailingToolMessages(messages: readonly Message[]): ToolMessage[] {
+  let start = messages.length;
+  while (start > 0 && messages[start - 1]!.role === 'tool') start -= 1;
+  return messages.slice(start) as ToolMessage[];
+}
+
+function lastUserText(messages: readonly Message[]): string {
+  for (let index = messages.length - 1; index >= 0; index -= 1) {
+    const message = messages[index]!;
+    if (message.role === 'user') return message.content;
+  }
+  return '';
+}
