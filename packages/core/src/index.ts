@@ -49,3 +49,6 @@ export type {
 // The agent loop and sessions live in their own folders; each folder's index lists its exports.
 export * from './agent/index.js';
 export * from './session/index.js';
+
+export { importPlugin, loadPlugins } from './import-plugin.js';
+export type { ImportPluginOptions } from './import-plugin.js';
