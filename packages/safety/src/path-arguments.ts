@@ -1,0 +1,44 @@
+import type { PathIntent, Sandbox, ToolArguments } from '@weir/core';
+
+/** One path the call names, in the forms rules match against. */
+export interface PathArgument {
+  /** Where it sits in the arguments: `path`, or `paths[2]` for an array. */
+  readonly argument: string;
+  /** The value exactly as the model sent it; `undefined` when it is not a string. */
+  readonly literal: string | undefined;
+  /** The canonical physical path inside the workspace, when the sandbox accepted it. */
+  readonly canonical: { readonly path: string; readonly relativePath: string } | undefined;
+  /** Why there is no canonical form: no sandbox is loaded, the sandbox refused it, or it is not a string. */
+  readonly refusal: { readonly kind: 'no-sandbox' | 'refused' | 'not-a-string'; readonly message: string } | undefined;
+}
+
+/**
+ * Collects the values of the arguments named in `names` (a string, or an array of strings) and
+ * resolves each through the sandbox. Never throws for a refused path: the refusal is recorded and
+ * rules decide what it means. A sandbox that throws is a defect and rejects (the guard fails closed).
+ */
+export async function resolvePathArguments(
+  args: ToolArguments,
+  names: readonly string[],
+  sandbox: Sandbox | undefined,
+  intent: PathIntent,
+): Promise<readonly PathArgument[]> {
+  const found: { argument: string; value: unknown }[] = [];
+  for (const name of names) {
+    if (!Object.hasOwn(args, name)) continue;
+    const value = args[name];
+    if (Array.isArray(value)) value.forEach((item, index) => found.push({ argument: `${name}[${index}]`, value: item }));
+    else found.push({ argument: name, value });
+  }
+  return Promise.all(found.map(({ argument, value }) => resolveOne(argument, value, sandbox, intent)));
+}
+
+async function resolveOne(argument: string, value: unknown, sandbox: Sandbox | undefined, intent: PathIntent): Promise<PathArgument> {
+  if (typeof value !== 'string') return { argument, literal: undefined, canonical: undefined, refusal: { kind: 'not-a-string', message: `${argument} is not a string` } };
+  if (sandbox === undefined) return { argument, literal: value, canonical: undefined, refusal: { kind: 'no-sandbox', message: 'no workspace sandbox is loaded' } };
+  const resolution = await sandbox.resolve(value, intent);
+  if (!resolution.ok) return { argument, literal: value, canonical: undefined, refusal: { kind: 'refused', message: `the sandbox refused it (${resolution.code}: ${resolution.message})` } };
+  // The root itself comes back as '' from path.relative; '.' is what a pattern author writes.
+  const relativePath = resolution.relativePath === '' ? '.' : resolution.relativePath;
+  return { argument, literal: value, canonical: { path: resolution.path, relativePath }, refusal: undefined };
+}

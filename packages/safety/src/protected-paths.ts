@@ -1,0 +1,16 @@
+/**
+ * Paths inside the workspace whose change can run code or reconfigure the harness: git hooks and
+ * config, the harness's own config directory, editor task configs, direnv files. A write or
+ * dangerous tool naming one asks every time, in every mode, even when an allow rule or "allow for
+ * this session" would cover it (RELIABILITY 1.2 rows 56-58). They match case-insensitively (row 44)
+ * and on the literal path too, so they hold for files that do not exist yet (row 57).
+ * Replace the list with `safety({ protectedPaths })`; `[]` turns the protection off.
+ */
+export const DEFAULT_PROTECTED_PATHS: readonly string[] = Object.freeze([
+  '**/.git/**',
+  '.weir/**',
+  '**/.vscode/**',
+  '**/.idea/**',
+  '**/.husky/**',
+  '**/.envrc',
+]);

@@ -1,0 +1,120 @@
+import { definePlugin, HarnessError, type Guard, type GuardVerdict, type Plugin, type ToolArguments } from '@weir/core';
+import type { Approver } from './approver.js';
+import { argumentsHash } from './canonical-json.js';
+import { DecisionLedger, type DecisionKey } from './decision-ledger.js';
+import { evaluatePolicy, type Policy, type PolicyEvaluation } from './evaluate-policy.js';
+import { resolvePathArguments } from './path-arguments.js';
+import { compileRule, compileRules, type PermissionRule } from './permission-rule.js';
+import { DEFAULT_PROTECTED_PATHS } from './protected-paths.js';
+import { isSafetyMode, SAFETY_MODES, type SafetyMode } from './safety-mode.js';
+import { SessionGrants } from './session-grants.js';
+
+export interface SafetyOptions {
+  /** Default `'ask'`: read-only tools run, write and dangerous tools ask. */
+  readonly mode?: SafetyMode;
+  /** Allow, ask or deny tools, optionally by path. Deny beats ask beats allow. */
+  readonly rules?: readonly PermissionRule[];
+  /**
+   * Who is asked when a call needs approval (`terminalApprover()` for a person at a terminal).
+   * Without one, safety sets no approval responder, and core denies every call that asks.
+   */
+  readonly approver?: Approver;
+  /**
+   * Paths (picomatch globs relative to the root) where a write or dangerous tool asks every time,
+   * in every mode. Default `DEFAULT_PROTECTED_PATHS`; `[]` turns the protection off.
+   */
+  readonly protectedPaths?: readonly string[];
+  /**
+   * The argument names that hold paths, for path rules, protected paths and session scopes.
+   * Each may hold a string or an array of strings. Default `['path']` (the tools-fs tools).
+   */
+  readonly pathArguments?: readonly string[];
+}
+
+/** The plugin's name: also the owner of its guard, its approval responder and its taps. */
+export const SAFETY_PLUGIN_NAME = 'safety';
+
+const OPTION_KEYS = new Set(['mode', 'rules', 'approver', 'protectedPaths', 'pathArguments']);
+
+/**
+ * The safety policy, as a plugin named `'safety'`: one guard that turns tool tiers, the mode and
+ * the rules into allow, ask or deny (evaluated once per call, bound to the call id, the tool and
+ * the canonical-JSON hash of the final arguments), and, when an `approver` is given, the approval
+ * responder that asks it and remembers "allow for this session" answers while the plugin is loaded.
+ * Throws `HarnessError` `INVALID_PLUGIN` at once on bad options; never throws while deciding.
+ */
+export function safety(options: SafetyOptions = {}): Plugin {
+  const where = 'safety()';
+  if (typeof options !== 'object' || options === null) throw invalid(`${where} takes an options object.`);
+  const unknown = Object.keys(options).filter((key) => !OPTION_KEYS.has(key));
+  if (unknown.length > 0) throw invalid(`${where}: unknown option(s) ${unknown.join(', ')}; expected ${[...OPTION_KEYS].join(', ')}.`);
+  const mode = options.mode ?? 'ask';
+  if (!isSafetyMode(mode)) throw invalid(`${where}: mode must be one of ${SAFETY_MODES.map((name) => JSON.stringify(name)).join(', ')}, got ${JSON.stringify(mode)}.`);
+  const approver = options.approver;
+  if (approver !== undefined && typeof approver !== 'function') throw invalid(`${where}: approver must be a function, got ${typeof approver}.`);
+  const rules = compileRules(options.rules ?? [], where);
+  const protectedPaths = options.protectedPaths ?? DEFAULT_PROTECTED_PATHS;
+  const protectedRule = protectedPaths.length === 0 ? undefined : compileRule({ ask: '*', path: protectedPaths }, `${where}: protectedPaths`);
+  const pathArguments = names(options.pathArguments ?? ['path'], `${where}: pathArguments`);
+
+  return definePlugin({
+    name: SAFETY_PLUGIN_NAME,
+    setup(ctx) {
+      // Per load: a new session starts with nothing granted.
+      const grants = new SessionGrants();
+      const ledger = new DecisionLedger();
+      const policy: Policy = { mode, rules, protectedRule, grants };
+
+      const guard: Guard = async (call, context) => {
+        const key = keyOf(call.callId, call.toolName, call.arguments);
+        const known = ledger.get(key);
+        if (known) return verdictOf(known);
+        const intent = call.tier === 'read-only' ? 'read' : 'write';
+        const paths = await resolvePathArguments(call.arguments, pathArguments, context.sandbox, intent);
+        const evaluation = evaluatePolicy(policy, { toolName: call.toolName, tier: call.tier, paths, argumentsHash: key.argumentsHash });
+        ledger.set(key, evaluation);
+        ctx.logger.debug({ callId: call.callId, tool: call.toolName, decision: evaluation.decision }, evaluation.reason);
+        return verdictOf(evaluation);
+      };
+      ctx.guards.add(SAFETY_PLUGIN_NAME, guard);
+      // A final result ends the call: its decision is not needed any more.
+      ctx.hooks.result.tap((_result, context) => ledger.forgetCall(context.callId));
+      ctx.onDispose(() => grants.clear());
+
+      if (approver === undefined) return;
+      ctx.approval.setResponder(async (request) => {
+        const evaluation = ledger.get(keyOf(request.callId, request.toolName, request.arguments));
+        // Core shows the approver the very arguments the guards saw; anything else is refused, not guessed at.
+        if (evaluation === undefined) throw new Error('safety has no policy decision for this call with these exact arguments');
+        const scope = evaluation.decision === 'ask' ? evaluation.sessionScope : undefined;
+        const answer = await approver({ ...request, session: scope === undefined ? undefined : { description: scope.description } });
+        // A late answer (after a timeout or a cancel) is not acted on, and grants nothing.
+        if (request.signal.aborted) return { decision: 'deny' };
+        if (answer?.decision === 'allow') {
+          if (answer.scope === 'session' && scope !== undefined) grants.add(scope);
+          return { decision: 'allow' };
+        }
+        return { decision: 'deny', message: typeof answer?.message === 'string' ? answer.message : undefined };
+      });
+    },
+  });
+}
+
+function keyOf(callId: string, toolName: string, args: ToolArguments): DecisionKey {
+  return { callId, toolName, argumentsHash: argumentsHash(args) };
+}
+
+function verdictOf(evaluation: PolicyEvaluation): GuardVerdict {
+  return { decision: evaluation.decision, reason: evaluation.reason };
+}
+
+function names(value: unknown, where: string): readonly string[] {
+  if (!Array.isArray(value) || value.length === 0 || !value.every((item) => typeof item === 'string' && item !== '')) {
+    throw invalid(`${where} must be a non-empty array of argument names, got ${JSON.stringify(value)}.`);
+  }
+  return Object.freeze([...value]);
+}
+
+function invalid(message: string): HarnessError {
+  return new HarnessError('INVALID_PLUGIN', message);
+}
