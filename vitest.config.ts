@@ -12,15 +12,26 @@ const alias = [
   { find: /^@weir\/llm-openai$/, replacement: here('packages/llm-openai/src/index.ts') },
   { find: /^@weir\/llm-mock$/, replacement: here('packages/llm-mock/src/index.ts') },
   { find: /^@weir\/safety$/, replacement: here('packages/safety/src/index.ts') },
+  { find: /^weir-tool-hello$/, replacement: here('examples/tool-package-hello/src/index.ts') },
 ];
 
-const project = (name: string, root: string) => ({
+interface ProjectOptions {
+  readonly include?: string[];
+  /** Type tests (`*.test-d.ts`) run with the project's own tsconfig. */
+  readonly typecheck?: boolean;
+}
+
+const project = (name: string, root: string, options: ProjectOptions = {}) => ({
   extends: true as const,
   test: {
     name,
     root: here(root),
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    typecheck: { enabled: true, include: ['src/**/*.test-d.ts', 'test/**/*.test-d.ts'], tsconfig: here(`${root}/tsconfig.json`) },
+    include: options.include ?? ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    typecheck: {
+      enabled: options.typecheck ?? true,
+      include: ['src/**/*.test-d.ts', 'test/**/*.test-d.ts'],
+      tsconfig: here(`${root}/tsconfig.json`),
+    },
   },
 });
 
@@ -35,7 +46,8 @@ export default defineConfig({
       project('llm-openai', 'packages/llm-openai'),
       project('llm-mock', 'packages/llm-mock'),
       project('safety', 'packages/safety'),
-      project('examples', 'examples'),
+      // Each example is a package of its own; their tests sit in <example>/test/.
+      project('examples', 'examples', { include: ['*/test/**/*.test.ts'], typecheck: false }),
     ],
   },
 });

@@ -1,5 +1,5 @@
 import { pathToFileURL } from 'node:url';
-import { resolve as resolveSpecifier } from 'import-meta-resolve';
+import { moduleResolve } from 'import-meta-resolve';
 import { isPlugin, type Plugin } from './define-plugin.js';
 import type { AsyncDisposer } from './disposer.js';
 import { HarnessError } from './harness-error.js';
@@ -10,6 +10,23 @@ export interface ImportPluginOptions {
   readonly from?: string | URL;
   /** Passed to the package's default export when it is a plugin factory. */
   readonly options?: unknown;
+  /**
+   * Export conditions to resolve with. Default: node's (`node`, `import`) plus any given to this
+   * process with `--conditions` / `-C`, so a package resolves the way node itself would resolve it.
+   */
+  readonly conditions?: readonly string[];
+}
+
+/** The export conditions this process was started with (`--conditions=x`, `-C x`). */
+function processConditions(): string[] {
+  const flags = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)];
+  const conditions: string[] = [];
+  flags.forEach((flag, index) => {
+    const inline = /^(?:--conditions|-C)=(.+)$/.exec(flag);
+    if (inline) conditions.push(inline[1]!);
+    else if ((flag === '--conditions' || flag === '-C') && flags[index + 1]) conditions.push(flags[index + 1]!);
+  });
+  return conditions;
 }
 
 /**
@@ -21,7 +38,8 @@ export async function importPlugin(packageName: string, options: ImportPluginOpt
   const parent = options.from === undefined ? pathToFileURL(`${process.cwd()}/`).href : toDirectoryURL(options.from);
   let url: string;
   try {
-    url = resolveSpecifier(packageName, parent);
+    const conditions = new Set(options.conditions ?? ['node', 'import', ...processConditions()]);
+    url = moduleResolve(packageName, new URL(parent), conditions).href;
   } catch (error) {
     throw new HarnessError('PLUGIN_NOT_FOUND', `Cannot find the plugin package "${packageName}" from ${new URL(parent).pathname}. Install it (npm install ${packageName}) or check the name.`, { cause: error });
   }
