@@ -1,0 +1,133 @@
+import type { Message, ModelToolCall, ToolMessage } from '../model.js';
+import { ApprovalLedger } from './approval-ledger.js';
+import type { SessionRecord } from './session-record.js';
+
+/** What the model reads for a call that started and has no result. */
+export const INTERRUPTED_CALL_CONTENT =
+  'interrupted: outcome unknown — the call may or may not have taken effect; check before retrying';
+
+/** What the model reads for a call that was requested but never started (its body never ran). */
+export const UNSTARTED_CALL_CONTENT = 'interrupted: the call never started, so it had no effect; call it again if it is still needed';
+
+/** A requested call without a result, answered in the history with an error tool message. */
+export interface InterruptedCall {
+  readonly callId: string;
+  readonly toolName: string;
+  /** The arguments it started with, or those the model sent when it never started. */
+  readonly arguments: unknown;
+  /** True when `tool_call_started` was recorded: the body may have run. */
+  readonly started: boolean;
+}
+
+export interface RebuildHistoryOptions {
+  /**
+   * What to do with calls of the last assistant message that never started, when no turn ended
+   * after it: `'answer'` (default) answers them with `UNSTARTED_CALL_CONTENT`; `'leave'` leaves them
+   * unanswered, in `pending`, for an agent that resumes the turn by running them (reusing stored
+   * approvals). Calls that started without a result are always answered as interrupted.
+   */
+  readonly pending?: 'answer' | 'leave';
+}
+
+export interface SessionHistory {
+  /** The history for the model, oldest first: every assistant tool call is answered right after it (except `pending`). */
+  readonly messages: readonly Message[];
+  /** Stored approval decisions: reuse them, never ask again. */
+  readonly approvals: ApprovalLedger;
+  /** Calls answered here with a synthetic error because no result was recorded. */
+  readonly interrupted: readonly InterruptedCall[];
+  /** With `pending: 'leave'`: calls of the last assistant message still to run, in call order. */
+  readonly pending: readonly ModelToolCall[];
+  /** True when records follow the last `turn_end`: the process stopped in the middle of a turn. */
+  readonly turnOpen: boolean;
+}
+
+interface OpenCalls {
+  readonly calls: readonly ModelToolCall[];
+  readonly answers: Map<string, ToolMessage>;
+  readonly started: Map<string, unknown>;
+}
+
+/**
+ * Turns a session's records into the history a provider accepts: messages in order, each tool result
+ * as a tool message right after the assistant message that asked for it (in call order), every call
+ * id answered exactly once. Tool results that answer no open call (and repeated answers) are left out
+ * of the messages; they stay in the records. Never throws.
+ */
+export function rebuildHistory(records: readonly SessionRecord[], options: RebuildHistoryOptions = {}): SessionHistory {
+  const messages: Message[] = [];
+  const interrupted: InterruptedCall[] = [];
+  const pending: ModelToolCall[] = [];
+  let open: OpenCalls | undefined;
+
+  const answer = (callId: string, message: ToolMessage) => {
+    if (open && open.calls.some((call) => call.id === callId) && !open.answers.has(callId)) open.answers.set(callId, message);
+  };
+  const close = (atEnd: boolean) => {
+    if (!open) return;
+    for (const call of open.calls) {
+      const answered = open.answers.get(call.id);
+      if (answered) {
+        messages.push(answered);
+      } else if (open.started.has(call.id)) {
+        messages.push(errorMessage(call, INTERRUPTED_CALL_CONTENT));
+        interrupted.push({ callId: call.id, toolName: call.name, arguments: open.started.get(call.id), started: true });
+      } else if (atEnd && options.pending === 'leave') {
+        pending.push(call);
+      } else {
+        messages.push(errorMessage(call, UNSTARTED_CALL_CONTENT));
+        interrupted.push({ callId: call.id, toolName: call.name, arguments: call.arguments, started: false });
+      }
+    }
+    open = undefined;
+  };
+
+  for (const record of records) {
+    switch (record.type) {
+      case 'message': {
+        const { message } = record;
+        if (message.role === 'tool') {
+          answer(message.toolCallId, message);
+          break;
+        }
+        close(false);
+        messages.push(message);
+        if (message.role === 'assistant' && message.toolCalls && message.toolCalls.length > 0) {
+          open = { calls: message.toolCalls, answers: new Map(), started: new Map() };
+        }
+        break;
+      }
+      case 'tool_call_started':
+        if (open?.calls.some((call) => call.id === record.callId)) open.started.set(record.callId, record.arguments);
+        break;
+      case 'tool_result':
+        answer(record.callId, {
+          role: 'tool',
+          toolCallId: record.callId,
+          toolName: record.toolName,
+          content: record.content,
+          ...(record.ok ? {} : { isError: true }),
+        });
+        break;
+      case 'turn_end':
+        close(false);
+        break;
+      case 'session':
+      case 'approval_decision':
+        break;
+    }
+  }
+  close(true);
+  const last = records.at(-1);
+  return {
+    messages,
+    approvals: ApprovalLedger.from(records),
+    interrupted,
+    pending,
+    turnOpen: last !== undefined && last.type !== 'turn_end' && last.type !== 'session',
+  };
+}
+
+function errorMessage(call: ModelToolCall, content: string): ToolMessage {
+  return { role: 'tool', toolCallId: call.id, toolName: call.name, content, isError: true };
+}
