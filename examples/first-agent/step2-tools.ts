@@ -1,0 +1,53 @@
+/**
+ * Step 2: the loop with hands and eyes. The model calls `read_file` and `list_dir`; every result,
+ * an error too, goes back to the model, which reads it and answers. The tools are confined to
+ * ./workspace. Run: `pnpm demo`, or `tsx --conditions=@weir/source examples/first-agent/step2-tools.ts [lines...]`.
+ */
+import { fileURLToPath } from 'node:url';
+import { createAgent, createHarness } from '@weir/core';
+import { chooseModel } from './choose-model.js';
+import { workspaceTools } from './workspace-tools.js';
+
+const DEFAULT_LINES = [
+  'list dir .',
+  'read file notes.txt',
+  'read file missing.txt',
+  'read file ../package.json',
+  '读文件 todo.md',
+  '谢谢！',
+];
+const lines = process.argv.length > 2 ? process.argv.slice(2) : DEFAULT_LINES;
+const root = fileURLToPath(new URL('./workspace/', import.meta.url));
+const oneLine = (text: string) => text.replace(/\n/g, ' ⏎ ');
+
+const harness = createHarness();
+await harness.use(workspaceTools({ root }));
+const agent = createAgent({
+  model: await chooseModel(),
+  harness,
+  system: 'You can read files and list folders of a small workspace with your tools. Answer in the language of the user.',
+  maxSteps: 8,
+});
+
+// Ctrl-C stops the running turn: its model call and its tools are cancelled, and the program ends.
+const stop = new AbortController();
+process.once('SIGINT', () => stop.abort());
+
+for (const line of lines) {
+  console.log(`[user] ${line}`);
+  const result = await agent.turn(line, {
+    signal: stop.signal,
+    stream: false,
+    onEvent(event) {
+      if (event.type === 'tool-result') {
+        const { result: toolResult } = event;
+        console.log(`[tool:${event.call.name}] -> ${toolResult.ok ? 'ok' : `ERR ${oneLine(toolResult.error.message)}`}`);
+      } else if (event.type === 'model-call-end' && event.response.text !== '') {
+        console.log(`[assistant] ${oneLine(event.response.text)}`);
+      }
+    },
+  });
+  if (result.stopReason !== 'stop') console.log(`[stopped: ${result.stopReason}]`);
+  if (result.stopReason === 'aborted') break;
+}
+await harness.close();

@@ -1,0 +1,67 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const repo = fileURLToPath(new URL('../../../', import.meta.url));
+const tsx = fileURLToPath(new URL('../../../node_modules/.bin/tsx', import.meta.url));
+
+/** Runs an example as a user would (`tsx --conditions=@weir/source`), with the mock model. */
+async function run(script: string, args: string[] = []): Promise<string[]> {
+  const env = { ...process.env };
+  // Without these the examples use the mock model: the transcript is deterministic.
+  delete env.OPENAI_BASE_URL;
+  delete env.OPENAI_API_KEY;
+  delete env.OPENAI_MODEL;
+  const { stdout } = await promisify(execFile)(tsx, ['--conditions=@weir/source', `examples/first-agent/${script}`, ...args], { cwd: repo, env });
+  return stdout.trimEnd().split('\n');
+}
+
+describe('examples/first-agent', () => {
+  it('step1-loop: the thinking loop answers each line, and calls no tool it does not have', async () => {
+    const lines = await run('step1-loop.ts');
+    expect(lines).toEqual([
+      '[user] Hello! Who are you?',
+      expect.stringMatching(/^\[assistant\] You said: "Hello! Who are you\?"/),
+      '[user] 你好，今天天气怎么样？',
+      expect.stringMatching(/^\[assistant\] 你说：“你好，今天天气怎么样？”/),
+      '[user] read file notes.txt',
+      '[assistant] The tool read_file is not available here, so I cannot do that.',
+    ]);
+  }, 60_000);
+
+  it('step2-tools: tools run, an error is printed and the model quotes it, and the loop goes on', async () => {
+    const lines = await run('step2-tools.ts');
+    expect(lines).toEqual([
+      '[user] list dir .',
+      '[tool:list_dir] -> ok',
+      '[assistant] Tool list_dir returned: docs/ ⏎ notes.txt ⏎ todo.md',
+      '[user] read file notes.txt',
+      '[tool:read_file] -> ok',
+      '[assistant] Tool read_file returned: Buy milk. Call Ada about the weir plugin. Ship the agent loo',
+      '[user] read file missing.txt',
+      expect.stringMatching(/^\[tool:read_file\] -> ERR missing\.txt does not exist/),
+      expect.stringMatching(/^\[assistant\] Tool read_file returned: Error \[NOT_FOUND\]: missing\.txt does not exist/),
+      '[user] read file ../package.json',
+      expect.stringMatching(/^\[tool:read_file\] -> ERR .*outside the workspace/),
+      expect.stringMatching(/^\[assistant\] Tool read_file returned: Error \[PATH_OUTSIDE_WORKSPACE\]/),
+      '[user] 读文件 todo.md',
+      '[tool:read_file] -> ok',
+      expect.stringMatching(/^\[assistant\] 工具 read_file 返回了：# 待办/),
+      '[user] 谢谢！',
+      expect.stringMatching(/^\[assistant\] 你说：“谢谢！”/),
+    ]);
+  }, 60_000);
+
+  it('step2-tools takes the lines from its arguments', async () => {
+    const lines = await run('step2-tools.ts', ['列目录 docs', 'read file docs']);
+    expect(lines).toEqual([
+      '[user] 列目录 docs',
+      '[tool:list_dir] -> ok',
+      '[assistant] 工具 list_dir 返回了：readme.txt',
+      '[user] read file docs',
+      expect.stringMatching(/^\[tool:read_file\] -> ERR docs is a folder/),
+      expect.stringMatching(/^\[assistant\] Tool read_file returned: Error \[IS_A_DIRECTORY\]: docs is a folder/),
+    ]);
+  }, 60_000);
+});
