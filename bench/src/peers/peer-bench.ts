@@ -2,14 +2,14 @@ import { bareTurn } from './bare-loop.js';
 import { longRun, type LongRunOptions } from './long-run.js';
 import { installNetworkGuard, networkAttempts } from './network-guard.js';
 import { emitReport, installedVersion, type PeerKResult } from './peer-report.js';
-import { timeSideBySide, type SideBySideOptions, type TurnFn } from './side-by-side.js';
+import { timeAlone, timeSideBySide, type SideBySideOptions, type TurnFn } from './side-by-side.js';
 import { StepPlan } from './step-plan.js';
 
 /**
  * The driver both peer scripts share, so the two are measured by the same procedure: guard the
- * network, build the peer (its import included, so a peer that cannot load on this Node version
- * is reported rather than crashing the script), time K = 10 and K = 50 beside the bare loop, then
- * one long turn of each for memory, and print one JSON line.
+ * network, time the bare loop alone, build the peer (its import included, so a peer that cannot
+ * load on this Node version is reported rather than crashing the script), time K = 10 and K = 50
+ * beside the bare loop, then one long turn of each for memory, and print one JSON line.
  */
 
 export interface PeerSetup {
@@ -47,13 +47,22 @@ export async function runPeerBench(definition: PeerDefinition): Promise<void> {
   try {
     version = installedVersion(definition.packageName);
     const plan = new StepPlan();
-    const { turn, notes } = await definition.setup(plan);
     const bare: TurnFn = () => bareTurn(plan, USER_TEXT);
+    const bareBeforePeer = new Map<number, number>();
+    for (const k of KS) bareBeforePeer.set(k, await timeAlone(plan, bare, k, TIMING));
 
+    const { turn, notes } = await definition.setup(plan);
     const results: PeerKResult[] = [];
     for (const k of KS) {
       const r = await timeSideBySide(plan, definition.peer, turn, bare, k, TIMING);
-      results.push({ k: r.k, perStepUs: r.perStepUs, bareUs: r.bareUs, ratio: r.ratio, rounds: r.rounds });
+      results.push({
+        k: r.k,
+        perStepUs: r.perStepUs,
+        bareUs: r.bareUs,
+        ratio: r.ratio,
+        rounds: r.rounds,
+        bareBeforePeerUs: bareBeforePeer.get(k) ?? Number.NaN,
+      });
     }
     const bareLongRun = await longRun(plan, bare, LONG_RUN);
     const peerLongRun = await longRun(plan, turn, LONG_RUN);

@@ -16,6 +16,11 @@ export interface PeerKResult {
   readonly bareUs: number;
   readonly ratio: number;
   readonly rounds: number;
+  /**
+   * The bare loop measured before the peer was imported. Above `bareUs` means the peer, once
+   * loaded and run, slows every promise in its process, the host's own code included.
+   */
+  readonly bareBeforePeerUs: number;
 }
 
 export interface PeerReport {

@@ -1,3 +1,4 @@
+import { median } from '../measure.js';
 import type { StepPlan } from './step-plan.js';
 
 /**
@@ -35,13 +36,6 @@ export interface SideBySideResult {
   readonly bareTurnsPerBatch: number;
 }
 
-export function median(values: readonly number[]): number {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
-
 /** Runs `turns` turns and checks each did exactly K steps; returns microseconds per step. */
 async function timeBatch(plan: StepPlan, who: string, turn: TurnFn, k: number, turns: number): Promise<number> {
   const start = performance.now();
@@ -64,6 +58,19 @@ async function warm(plan: StepPlan, who: string, turn: TurnFn, k: number, ms: nu
     turns++;
   } while (performance.now() - start < ms);
   return (performance.now() - start) / turns;
+}
+
+/**
+ * The bare loop alone, measured the same way, before the peer is even imported: compared with
+ * the side-by-side bare figure it shows whether merely loading and running the peer slows every
+ * promise in the process (a library that turns on async context tracking does).
+ */
+export async function timeAlone(plan: StepPlan, bare: TurnFn, k: number, options: SideBySideOptions): Promise<number> {
+  const turnMs = await warm(plan, 'bare', bare, k, options.warmupMs / 4);
+  const turns = Math.max(1, Math.round(options.batchMs / turnMs));
+  const samples: number[] = [];
+  for (let round = 0; round < options.minRounds; round++) samples.push(await timeBatch(plan, 'bare', bare, k, turns));
+  return median(samples);
 }
 
 export async function timeSideBySide(
