@@ -1,0 +1,111 @@
+import { OpenAIError } from './openai-error.js';
+import { requestTarget, type RequestTarget } from './request-target.js';
+import type { SendReasoning } from './to-wire-messages.js';
+import type { RetryEvent } from './with-model-retry.js';
+
+/** Options of `createOpenAIModel`. Only `baseURL`, `apiKey` and `model` are required. */
+export interface OpenAIModelOptions {
+  /** The API root, e.g. `https://api.openai.com/v1`, `http://localhost:11434/v1`. A URL ending in `/chat/completions` is accepted as is. */
+  readonly baseURL: string;
+  /** Sent as `Authorization: Bearer <apiKey>`; `''` sends no Authorization header (local servers). */
+  readonly apiKey: string;
+  /** The model id the endpoint knows, e.g. `gpt-4.1-mini`, `deepseek-chat`. */
+  readonly model: string;
+  /** Extra request headers; they win over the defaults (Azure: `{ 'api-key': key }` with `apiKey: ''`). */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Overall deadline of one call, retries and waits included. Default 600 000 ms; `Infinity` for none. */
+  readonly timeoutMs?: number;
+  /** Longest silence (no byte at all, keep-alives count as bytes) before an attempt is abandoned. Default 120 000 ms. */
+  readonly idleTimeoutMs?: number;
+  /** Retries after a retryable failure. Default 2. */
+  readonly maxRetries?: number;
+  /** Longest wait between attempts; a server asking for more gets its error surfaced instead. Default 60 000 ms. */
+  readonly maxRetryDelayMs?: number;
+  /** The `fetch` to use. Default: the global one. */
+  readonly fetch?: typeof globalThis.fetch;
+  /** Ask for usage with `stream_options.include_usage`. Default true; turn off for servers that reject it. */
+  readonly includeUsage?: boolean;
+  /** When `reasoning` goes back as `reasoning_content`. Default `'when-present'`. */
+  readonly sendReasoning?: SendReasoning;
+  /** Fields added to every request body: `temperature`, `max_tokens`, `parallel_tool_calls`, `reasoning_effort`... */
+  readonly extraBody?: Readonly<Record<string, unknown>>;
+  /** Told before each wait between attempts (for logs and progress). Must not throw. */
+  readonly onRetry?: (event: RetryEvent) => void;
+}
+
+/** The options, checked, with defaults filled in. */
+export interface ResolvedOptions {
+  readonly target: RequestTarget;
+  readonly model: string;
+  readonly headers: Headers;
+  readonly secrets: readonly string[];
+  readonly timeoutMs: number;
+  readonly idleTimeoutMs: number;
+  readonly maxRetries: number;
+  readonly maxRetryDelayMs: number;
+  readonly fetch: typeof globalThis.fetch;
+  readonly includeUsage: boolean;
+  readonly sendReasoning: SendReasoning;
+  readonly extraBody: Readonly<Record<string, unknown>> | undefined;
+  readonly onRetry: ((event: RetryEvent) => void) | undefined;
+}
+
+export const DEFAULT_TIMEOUT_MS = 600_000;
+export const DEFAULT_IDLE_TIMEOUT_MS = 120_000;
+export const DEFAULT_MAX_RETRIES = 2;
+export const DEFAULT_MAX_RETRY_DELAY_MS = 60_000;
+
+const CREDENTIAL_HEADER = /authorization|api-key|token|secret/i;
+const SEND_REASONING: ReadonlySet<string> = new Set<SendReasoning>(['when-present', 'with-tool-calls', 'never']);
+
+/** Checks the options and fills in defaults. Throws `OpenAIError('INVALID_CONFIG')` naming the bad option. */
+export function resolveOptions(options: OpenAIModelOptions): ResolvedOptions {
+  if (typeof options !== 'object' || options === null) throw invalid('createOpenAIModel() needs an options object with baseURL, apiKey and model.');
+  if (typeof options.baseURL !== 'string' || options.baseURL.trim() === '') throw invalid('baseURL is required, e.g. https://api.openai.com/v1.');
+  if (typeof options.apiKey !== 'string') throw invalid('apiKey must be a string (use "" for a server without keys).');
+  if (typeof options.model !== 'string' || options.model.trim() === '') throw invalid('model is required, e.g. gpt-4.1-mini.');
+  const sendReasoning = options.sendReasoning ?? 'when-present';
+  if (!SEND_REASONING.has(sendReasoning)) throw invalid(`sendReasoning must be 'when-present', 'with-tool-calls' or 'never', got ${JSON.stringify(sendReasoning)}.`);
+  const fetchImpl = options.fetch ?? globalThis.fetch;
+  if (typeof fetchImpl !== 'function') throw invalid('fetch must be a function.');
+
+  const headers = new Headers({ 'content-type': 'application/json', accept: 'text/event-stream, application/json' });
+  if (options.apiKey !== '') headers.set('authorization', `Bearer ${options.apiKey}`);
+  const secrets = [options.apiKey];
+  for (const [name, value] of Object.entries(options.headers ?? {})) {
+    headers.set(name, value);
+    if (CREDENTIAL_HEADER.test(name)) secrets.push(value, value.replace(/^bearer\s+/i, ''));
+  }
+
+  return {
+    target: requestTarget(options.baseURL),
+    model: options.model.trim(),
+    headers,
+    secrets,
+    timeoutMs: duration(options.timeoutMs, 'timeoutMs', DEFAULT_TIMEOUT_MS),
+    idleTimeoutMs: duration(options.idleTimeoutMs, 'idleTimeoutMs', DEFAULT_IDLE_TIMEOUT_MS),
+    maxRetries: count(options.maxRetries, 'maxRetries', DEFAULT_MAX_RETRIES),
+    maxRetryDelayMs: duration(options.maxRetryDelayMs, 'maxRetryDelayMs', DEFAULT_MAX_RETRY_DELAY_MS),
+    fetch: fetchImpl,
+    includeUsage: options.includeUsage ?? true,
+    sendReasoning,
+    extraBody: options.extraBody,
+    onRetry: options.onRetry,
+  };
+}
+
+function duration(value: number | undefined, name: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || Number.isNaN(value) || value <= 0) throw invalid(`${name} must be a positive number of milliseconds (or Infinity), got ${String(value)}.`);
+  return value;
+}
+
+function count(value: number | undefined, name: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < 0) throw invalid(`${name} must be a whole number >= 0, got ${String(value)}.`);
+  return value;
+}
+
+function invalid(message: string): OpenAIError {
+  return new OpenAIError('INVALID_CONFIG', message);
+}
