@@ -1,0 +1,167 @@
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import type { ApproverRequest } from './approver.js';
+import { terminalApprover } from './terminal-approver.js';
+
+/** A keyboard the prompt reads as a TTY (clack puts it in raw mode). */
+class FakeKeyboard extends PassThrough {
+  readonly isTTY = true;
+  setRawMode(): this {
+    return this;
+  }
+}
+
+/** A screen that records what was drawn. */
+class FakeScreen extends PassThrough {
+  readonly isTTY: boolean;
+  readonly columns = 120;
+  readonly rows = 40;
+  text = '';
+  constructor(isTTY = true) {
+    super();
+    this.isTTY = isTTY;
+    this.on('data', (chunk: Buffer) => (this.text += chunk.toString('utf8')));
+  }
+}
+
+const KEYS = { enter: '\r', down: '\u001b[B', escape: '\u001b', ctrlC: '\u0003' } as const;
+
+function request(overrides: Partial<ApproverRequest> = {}): ApproverRequest {
+  return {
+    callId: 'call_1',
+    toolName: 'write_file',
+    tier: 'write',
+    arguments: { path: 'invoice\u202Etxt.exe', content: 'hi' },
+    reason: 'write_file is a write tool',
+    signal: new AbortController().signal,
+    session: { description: 'write_file on src/**' },
+    ...overrides,
+  };
+}
+
+async function until(check: () => boolean, what: string): Promise<void> {
+  for (let waited = 0; !check(); waited += 10) {
+    if (waited > 3000) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** Starts one approval, waits for the prompt, types `keys` (each after a redraw). */
+async function answer(keys: string[], overrides: Partial<ApproverRequest> = {}) {
+  const input = new FakeKeyboard();
+  const output = new FakeScreen();
+  const pending = Promise.resolve(terminalApprover({ input, output })(request(overrides)));
+  await until(() => output.text.includes('Allow once'), 'the prompt');
+  for (const key of keys) {
+    const before = output.text.length;
+    input.write(key);
+    // Escape alone is told apart from an escape sequence by a 50 ms pause in readline.
+    await until(() => output.text.length > before, `a redraw after ${JSON.stringify(key)}`);
+  }
+  return { result: await pending, screen: output.text };
+}
+
+describe('terminalApprover', () => {
+  it('shows the tool, its tier, the arguments with bidi overrides escaped, the reason and the choices', async () => {
+    const { screen } = await answer([KEYS.enter]);
+    expect(screen).toContain('write_file (write tool) wants to run with:');
+    expect(screen).toContain('path: "invoice\\u202Etxt.exe"');
+    expect(screen).not.toContain('\u202E');
+    expect(screen).toContain('Why: write_file is a write tool');
+    for (const label of ['Allow once', 'Allow for this session', 'Deny', 'Deny, with a message for the model']) expect(screen).toContain(label);
+  });
+
+  it('Enter on the first choice allows once', async () => {
+    const { result, screen } = await answer([KEYS.enter]);
+    expect(result).toEqual({ decision: 'allow', scope: 'once' });
+    expect(screen).toContain('Allowed once.');
+  });
+
+  it('the second choice allows for the session shown', async () => {
+    const { result, screen } = await answer([KEYS.down, KEYS.enter]);
+    expect(result).toEqual({ decision: 'allow', scope: 'session' });
+    expect(screen).toContain('write_file on src/**');
+  });
+
+  it('does not offer "allow for this session" when safety does not', async () => {
+    const { result, screen } = await answer([KEYS.down, KEYS.enter], { session: undefined });
+    expect(screen).not.toContain('Allow for this session');
+    expect(result).toEqual({ decision: 'deny' });
+  });
+
+  it('Deny denies without a message', async () => {
+    const { result } = await answer([KEYS.down, KEYS.down, KEYS.enter]);
+    expect(result).toEqual({ decision: 'deny' });
+  });
+
+  it('Deny with a message asks for the message and returns it', async () => {
+    const { result, screen } = await answer([KEYS.down, KEYS.down, KEYS.down, KEYS.enter, 'u', 's', 'e', ' ', 'x', KEYS.enter]);
+    expect(screen).toContain('What should the model be told?');
+    expect(result).toEqual({ decision: 'deny', message: 'use x' });
+  });
+
+  it('Esc in the message prompt still denies, without a message', async () => {
+    const { result } = await answer([KEYS.down, KEYS.down, KEYS.down, KEYS.enter, KEYS.escape]);
+    expect(result).toEqual({ decision: 'deny' });
+  });
+
+  it.each([
+    ['Esc', KEYS.escape],
+    ['Ctrl-C', KEYS.ctrlC],
+  ])('%s denies', async (_name, key) => {
+    const { result, screen } = await answer([key]);
+    expect(result).toEqual({ decision: 'deny' });
+    expect(screen).toContain('Denied.');
+  });
+
+  it('closes the prompt and denies when the request is aborted', async () => {
+    const controller = new AbortController();
+    const input = new FakeKeyboard();
+    const output = new FakeScreen();
+    const pending = Promise.resolve(terminalApprover({ input, output })(request({ signal: controller.signal })));
+    await until(() => output.text.includes('Allow once'), 'the prompt');
+    controller.abort(new Error('timed out'));
+    expect(await pending).toEqual({ decision: 'deny' });
+    expect(output.text).toContain('Denied: the request was cancelled or timed out.');
+    expect(input.listenerCount('keypress')).toBe(0);
+  });
+
+  it('never prompts without a terminal: it throws (the call is denied) and draws nothing', async () => {
+    const input = new PassThrough();
+    const output = new FakeScreen(false);
+    const approve = terminalApprover({ input, output });
+    expect(() => approve(request())).toThrow('there is no terminal to ask (stdin is not a TTY)');
+    expect(() => terminalApprover({ input: new FakeKeyboard(), output })(request())).toThrow('(stdout is not a TTY)');
+    expect(output.text).toBe('');
+  });
+
+  it('never draws two prompts at once: the second waits for the first answer', async () => {
+    const input = new FakeKeyboard();
+    const output = new FakeScreen();
+    const approve = terminalApprover({ input, output });
+    const first = Promise.resolve(approve(request({ callId: 'a' })));
+    const second = Promise.resolve(approve(request({ callId: 'b', toolName: 'edit_file' })));
+    await until(() => output.text.includes('Allow once'), 'the first prompt');
+    expect(output.text).not.toContain('edit_file');
+    input.write(KEYS.enter);
+    expect(await first).toEqual({ decision: 'allow', scope: 'once' });
+    await until(() => output.text.includes('edit_file'), 'the second prompt');
+    input.write(KEYS.escape);
+    expect(await second).toEqual({ decision: 'deny' });
+  });
+
+  it('an aborted request waiting its turn is denied without being drawn', async () => {
+    const input = new FakeKeyboard();
+    const output = new FakeScreen();
+    const approve = terminalApprover({ input, output });
+    const controller = new AbortController();
+    const first = Promise.resolve(approve(request({ callId: 'a' })));
+    const second = Promise.resolve(approve(request({ callId: 'b', toolName: 'edit_file', signal: controller.signal })));
+    await until(() => output.text.includes('Allow once'), 'the first prompt');
+    controller.abort();
+    input.write(KEYS.enter);
+    await first;
+    expect(await second).toEqual({ decision: 'deny' });
+    expect(output.text).not.toContain('edit_file');
+  });
+});
