@@ -130,6 +130,11 @@ function table(rows: readonly (readonly string[])[]): string {
   return [line(header!), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(line)].join('\n');
 }
 
+/** The first step of the long run's overall heap slope (see longRun's heapBytesPerStep). */
+function heapSlopeFrom(run: LongRunResult): number {
+  return run.windows.find((w) => w.fromStep >= 100)?.fromStep ?? run.windows[0]?.fromStep ?? 0;
+}
+
 /** "600 µs, 52 KB (steps 10-100) -> 10.8 ms, 1.09 MB (steps 1000-1486)": the first and last windows. */
 function growth(run: LongRunResult): string {
   const first = run.windows[0];
@@ -149,8 +154,18 @@ export function formatPeerTable(reports: readonly PeerReport[]): string {
       details.push(`${r.peer}: ${r.error}`);
       continue;
     }
+    // For a loop whose memory grows faster than linearly the figure depends on how far the run
+    // went, so the column says over which steps it was taken.
+    const heapSpan = r.longRun !== undefined ? ` (steps ${heapSlopeFrom(r.longRun)}-${r.longRun.steps})` : '';
     for (const k of r.results) {
-      rows.push([`${r.peer} ${r.version}`, String(k.k), us(k.perStepUs), us(k.bareUs), `${k.ratio.toFixed(0)}x`, bytes(r.heapBytesPerStep)]);
+      rows.push([
+        `${r.peer} ${r.version}`,
+        String(k.k),
+        us(k.perStepUs),
+        us(k.bareUs),
+        `${k.ratio.toFixed(0)}x`,
+        `${bytes(r.heapBytesPerStep)}${heapSpan}`,
+      ]);
     }
     const k10 = r.results.find((x) => x.k === 10);
     const k50 = r.results.find((x) => x.k === 50);
@@ -172,7 +187,8 @@ export function formatPeerTable(reports: readonly PeerReport[]): string {
       lines.push(
         `  long run: ${L.steps} of ${L.requestedSteps} steps in ${L.stepSeconds.toFixed(1)} s (${L.stoppedBy}${L.error !== undefined ? `: ${L.error}` : ''})`,
         `  per step as history grows: ${growth(L)}`,
-        `  live heap after the turn, result dropped: ${bytes(L.retainedAfterTurnBytes)} retained`,
+        `  live heap after the turn minus before, result dropped: ${bytes(L.retainedAfterTurnBytes)}` +
+          (L.retainedAfterTurnBytes <= 64 * 1024 ? ' (nothing retained)' : ''),
       );
     }
     if (r.bareLongRun !== undefined) {
