@@ -34,11 +34,11 @@ const QUICK = process.argv.includes('--quick');
 
 const TIMING: SideBySideOptions = QUICK
   ? { warmupMs: 150, measureMs: 400, batchMs: 5, minRounds: 5, maxRounds: 50 }
-  : { warmupMs: 700, measureMs: 3000, batchMs: 10, minRounds: 21, maxRounds: 400 };
+  : { warmupMs: 600, measureMs: 2500, batchMs: 10, minRounds: 21, maxRounds: 400 };
 
 const LONG_RUN: LongRunOptions = QUICK
   ? { steps: 1000, budgetMs: 1500, heapBudgetBytes: 256 * 1024 * 1024 }
-  : { steps: 10_000, budgetMs: 8000, heapBudgetBytes: 1024 * 1024 * 1024 };
+  : { steps: 10_000, budgetMs: 6000, heapBudgetBytes: 1024 * 1024 * 1024 };
 
 export async function runPeerBench(definition: PeerDefinition): Promise<void> {
   installNetworkGuard();

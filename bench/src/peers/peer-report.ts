@@ -14,6 +14,7 @@ export interface PeerKResult {
   readonly perStepUs: number;
   /** Median µs per step of the bare loop, same process, same rounds. */
   readonly bareUs: number;
+  /** Median over rounds of peer batch / the bare batch run beside it. */
   readonly ratio: number;
   readonly rounds: number;
   /**

@@ -29,7 +29,10 @@ export interface SideBySideResult {
   readonly perStepUs: number;
   /** The same for the bare loop, measured in the same rounds. */
   readonly bareUs: number;
-  /** perStepUs / bareUs. */
+  /**
+   * Median over rounds of (peer batch / the bare batch beside it): pairing batches that ran a few
+   * milliseconds apart cancels noise that drifts during the run better than a ratio of medians.
+   */
   readonly ratio: number;
   readonly rounds: number;
   readonly peerTurnsPerBatch: number;
@@ -103,13 +106,12 @@ export async function timeSideBySide(
     }
     round++;
   }
-  const perStepUs = median(peerSamples);
-  const bareUs = median(bareSamples);
+  const ratios = peerSamples.map((p, i) => p / bareSamples[i]!);
   return {
     k,
-    perStepUs,
-    bareUs,
-    ratio: perStepUs / bareUs,
+    perStepUs: median([...peerSamples]),
+    bareUs: median([...bareSamples]),
+    ratio: median(ratios),
     rounds: round,
     peerTurnsPerBatch: peerTurns,
     bareTurnsPerBatch: bareTurns,
