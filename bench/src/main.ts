@@ -1,8 +1,15 @@
+import { agentStepBench, printAgentStepComparison } from './agent-step-bench.js';
 import { formatPeerTable, measurePeers } from './peers/measure-peers.js';
 import { pipelineBench } from './pipeline-bench.js';
 
+// `pnpm bench -- --quick`: every part shortened, rough figures, to check the benchmarks run.
+const quick = process.argv.includes('--quick');
+
 console.log(`weir benchmarks - Node ${process.version}, ${process.platform}/${process.arch}`);
 await pipelineBench();
+const agentStep = await agentStepBench();
 
 console.log('\npeers: the same agent turn (K echo tool steps, then text) on other SDKs, each in its own process beside a bare async loop');
-console.log(formatPeerTable(await measurePeers()));
+const peers = await measurePeers({ quick });
+console.log(formatPeerTable(peers));
+printAgentStepComparison(agentStep, peers);
