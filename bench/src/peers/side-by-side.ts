@@ -66,13 +66,14 @@ async function warm(plan: StepPlan, who: string, turn: TurnFn, k: number, ms: nu
 /**
  * The bare loop alone, measured the same way, before the peer is even imported: compared with
  * the side-by-side bare figure it shows whether merely loading and running the peer slows every
- * promise in the process (a library that turns on async context tracking does).
+ * promise in the process (a library that turns on async context tracking does). It runs at another
+ * moment than the paired rounds, so noise is not cancelled: more rounds make up for some of that.
  */
 export async function timeAlone(plan: StepPlan, bare: TurnFn, k: number, options: SideBySideOptions): Promise<number> {
   const turnMs = await warm(plan, 'bare', bare, k, options.warmupMs / 4);
   const turns = Math.max(1, Math.round(options.batchMs / turnMs));
   const samples: number[] = [];
-  for (let round = 0; round < options.minRounds; round++) samples.push(await timeBatch(plan, 'bare', bare, k, turns));
+  for (let round = 0; round < options.minRounds * 3; round++) samples.push(await timeBatch(plan, 'bare', bare, k, turns));
   return median(samples);
 }
 
