@@ -1,0 +1,50 @@
+import type { Dirent } from 'node:fs';
+import { opendir } from 'node:fs/promises';
+import type { OpenDirectory } from './open-directory.js';
+
+/** What a directory entry is, from the directory itself (`lstat` semantics: links are not followed). */
+export type EntryKind = 'file' | 'directory' | 'symlink' | 'other';
+
+export interface DirectoryEntry {
+  readonly name: string;
+  readonly kind: EntryKind;
+}
+
+export interface DirectoryListing {
+  /** Sorted by name (UTF-16 code units, like `ls` in the C locale). */
+  readonly entries: readonly DirectoryEntry[];
+  /** False when the directory held more than the names read. */
+  readonly complete: boolean;
+}
+
+/**
+ * Reads at most `maxNames` names of an open directory, streaming, so a directory of a million
+ * entries costs `maxNames` entries of memory. Reads the directory the handle holds (through
+ * `/proc/self/fd/N` on Linux). Throws the system error if the directory cannot be read.
+ */
+export async function readDirectory(directory: OpenDirectory, maxNames: number, signal?: AbortSignal): Promise<DirectoryListing> {
+  const entries: DirectoryEntry[] = [];
+  let complete = true;
+  const dir = await opendir(directory.listingPath, { bufferSize: 256 });
+  try {
+    for (let dirent = await dir.read(); dirent !== null; dirent = await dir.read()) {
+      if (entries.length >= maxNames) {
+        complete = false;
+        break;
+      }
+      signal?.throwIfAborted();
+      entries.push({ name: dirent.name, kind: kindOf(dirent) });
+    }
+  } finally {
+    await dir.close();
+  }
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return { entries, complete };
+}
+
+function kindOf(dirent: Dirent): EntryKind {
+  if (dirent.isSymbolicLink()) return 'symlink';
+  if (dirent.isDirectory()) return 'directory';
+  if (dirent.isFile()) return 'file';
+  return 'other';
+}

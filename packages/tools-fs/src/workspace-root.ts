@@ -1,0 +1,30 @@
+import { realpath, stat } from 'node:fs/promises';
+import * as path from 'node:path';
+
+/** The workspace root, canonicalised once, with the identity of the directory it named then. */
+export interface WorkspaceRoot {
+  /** Canonical absolute path (`realpath`), the one every containment check compares with. */
+  readonly path: string;
+  readonly dev: bigint;
+  readonly ino: bigint;
+}
+
+/**
+ * Canonicalises `root` once (RELIABILITY 1.1 rule 1): resolved against the current directory,
+ * then `realpath`. Throws `TypeError` when it is not a string, and `Error` when it does not exist
+ * or is not a directory: a misconfigured root is a programmer mistake, reported at setup.
+ */
+export async function canonicalRoot(root: unknown): Promise<WorkspaceRoot> {
+  if (typeof root !== 'string' || root.trim() === '' || root.includes('\u0000')) {
+    throw new TypeError(`fsTools: root must be the path of a directory, got ${JSON.stringify(root)}.`);
+  }
+  let canonical: string;
+  try {
+    canonical = await realpath(path.resolve(root));
+  } catch (error) {
+    throw new Error(`fsTools: the workspace root ${JSON.stringify(root)} cannot be resolved (${(error as { code?: string }).code ?? 'error'}).`, { cause: error });
+  }
+  const info = await stat(canonical, { bigint: true });
+  if (!info.isDirectory()) throw new Error(`fsTools: the workspace root ${JSON.stringify(root)} is not a directory.`);
+  return Object.freeze({ path: canonical, dev: info.dev, ino: info.ino });
+}

@@ -1,0 +1,63 @@
+import { createHarness, definePlugin, type ApprovalRequest, type ApprovalResponder, type Harness, type ToolResult } from '@weir/core';
+import { createFsTools, type FsToolsOptions } from '../../src/fs-tools.js';
+import type { OpenStrategy } from '../../src/open-directory.js';
+
+export interface FsHarnessOptions extends Omit<FsToolsOptions, 'root'> {
+  /** Force an open strategy (default: what the platform offers). */
+  readonly strategy?: OpenStrategy;
+  /** Install an approval responder; without one, calls that need approval are denied. */
+  readonly approver?: ApprovalResponder;
+}
+
+/** A real harness with tools-fs loaded on `root`, recording every result and approval request. */
+export interface FsHarness {
+  readonly harness: Harness;
+  /** Every result announced so far, in order. */
+  readonly results: ToolResult[];
+  /** Every approval request the responder saw. */
+  readonly approvals: ApprovalRequest[];
+  /** Runs one call through the pipeline. */
+  call(name: string, args: Record<string, unknown>): Promise<ToolResult>;
+  close(): Promise<void>;
+}
+
+let callCounter = 0;
+
+export async function createFsHarness(root: string, options: FsHarnessOptions = {}): Promise<FsHarness> {
+  const { strategy, approver, ...toolOptions } = options;
+  const harness = createHarness();
+  const results: ToolResult[] = [];
+  const approvals: ApprovalRequest[] = [];
+  harness.hooks.result.tap('test-recorder', (result) => {
+    results.push(result);
+  });
+  await harness.use(createFsTools({ root, ...toolOptions }, { strategy }));
+  if (approver !== undefined) {
+    await harness.use(
+      definePlugin({
+        name: 'test-approver',
+        setup(ctx) {
+          ctx.approval.setResponder((request) => {
+            approvals.push(request);
+            return approver(request);
+          });
+        },
+      }),
+    );
+  }
+  return {
+    harness,
+    results,
+    approvals,
+    call: (name, args) => harness.executeToolCall({ id: `call-${++callCounter}`, name, arguments: args }),
+    close: () => harness.close(),
+  };
+}
+
+/** Throws when any recorded result (content or value) contains `marker`. */
+export function assertNoMarker(results: readonly ToolResult[], marker: string): void {
+  for (const result of results) {
+    const seen = `${result.content}\n${result.ok ? JSON.stringify(result.value) : JSON.stringify(result.error)}`;
+    if (seen.includes(marker)) throw new Error(`a result of ${result.toolName} contains outside content: ${seen.slice(0, 200)}`);
+  }
+}
