@@ -1,12 +1,12 @@
 /**
- * Step 2: the loop with hands and eyes. The model calls `read_file` and `list_dir`; every result,
- * an error too, goes back to the model, which reads it and answers. The tools are confined to
- * ./workspace. Run: `pnpm demo`, or `tsx --conditions=@weir/source examples/first-agent/step2-tools.ts [lines...]`.
+ * Step 2: the loop with hands and eyes. The model calls `read_file` and `list_dir` (from
+ * @weir/tools-fs); every result, an error too, goes back to the model, which reads it and answers.
+ * The tools are confined to ./workspace. Run: `pnpm demo`, or `tsx --conditions=@weir/source examples/first-agent/step2-tools.ts [lines...]`.
  */
 import { fileURLToPath } from 'node:url';
 import { createAgent, createHarness } from '@weir/core';
+import { fsTools } from '@weir/tools-fs';
 import { chooseModel } from './choose-model.js';
-import { workspaceTools } from './workspace-tools.js';
 
 const DEFAULT_LINES = [
   'list dir .',
@@ -21,7 +21,8 @@ const root = fileURLToPath(new URL('./workspace/', import.meta.url));
 const oneLine = (text: string) => text.replace(/\n/g, ' ⏎ ');
 
 const harness = createHarness();
-await harness.use(workspaceTools({ root }));
+// Read-only file tools (read_file, list_dir, find_files, search_files), confined to ./workspace.
+await harness.use(fsTools({ root }));
 const agent = createAgent({
   model: await chooseModel(),
   harness,

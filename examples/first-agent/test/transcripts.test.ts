@@ -1,4 +1,6 @@
 import { execFile } from 'node:child_process';
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -6,13 +8,14 @@ import { describe, expect, it } from 'vitest';
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
 const tsx = fileURLToPath(new URL('../../../node_modules/.bin/tsx', import.meta.url));
 
-/** Runs an example as a user would (`tsx --conditions=@weir/source`), with the mock model. */
-async function run(script: string, args: string[] = []): Promise<string[]> {
+/** Runs an example as a user would (`tsx --conditions=@weir/source`), with the mock model unless `openai` is given. */
+async function run(script: string, args: string[] = [], openai?: Record<string, string>): Promise<string[]> {
   const env = { ...process.env };
   // Without these the examples use the mock model: the transcript is deterministic.
   delete env.OPENAI_BASE_URL;
   delete env.OPENAI_API_KEY;
   delete env.OPENAI_MODEL;
+  Object.assign(env, openai);
   const { stdout } = await promisify(execFile)(tsx, ['--conditions=@weir/source', `examples/first-agent/${script}`, ...args], { cwd: repo, env });
   return stdout.trimEnd().split('\n');
 }
@@ -40,8 +43,8 @@ describe('examples/first-agent', () => {
       '[tool:read_file] -> ok',
       '[assistant] Tool read_file returned: Buy milk. Call Ada about the weir plugin. Ship the agent loo',
       '[user] read file missing.txt',
-      expect.stringMatching(/^\[tool:read_file\] -> ERR missing\.txt does not exist/),
-      expect.stringMatching(/^\[assistant\] Tool read_file returned: Error \[NOT_FOUND\]: missing\.txt does not exist/),
+      expect.stringMatching(/^\[tool:read_file\] -> ERR "?missing\.txt"? does not exist/),
+      expect.stringMatching(/^\[assistant\] Tool read_file returned: Error \[NOT_FOUND\]: "?missing\.txt"? does not exist/),
       '[user] read file ../package.json',
       expect.stringMatching(/^\[tool:read_file\] -> ERR .*outside the workspace/),
       expect.stringMatching(/^\[assistant\] Tool read_file returned: Error \[PATH_OUTSIDE_WORKSPACE\]/),
@@ -58,10 +61,46 @@ describe('examples/first-agent', () => {
     expect(lines).toEqual([
       '[user] 列目录 docs',
       '[tool:list_dir] -> ok',
-      '[assistant] 工具 list_dir 返回了：readme.txt',
+      expect.stringMatching(/^\[assistant\] 工具 list_dir 返回了：(docs\/)?readme\.txt$/),
       '[user] read file docs',
-      expect.stringMatching(/^\[tool:read_file\] -> ERR docs is a folder/),
-      expect.stringMatching(/^\[assistant\] Tool read_file returned: Error \[IS_A_DIRECTORY\]: docs is a folder/),
+      expect.stringMatching(/^\[tool:read_file\] -> ERR "?docs"? is a directory/),
+      expect.stringMatching(/^\[assistant\] Tool read_file returned: Error \[IS_A_DIRECTORY\]: "?docs"? is a directory/),
     ]);
   }, 60_000);
+
+  it('step2-tools talks to an OpenAI-compatible endpoint when OPENAI_* is set, with no other change', async () => {
+    // A local stand-in for Chat Completions: it asks for read_file, then answers with what it read.
+    const requests: { messages: { role: string; content?: string }[]; tools?: { function: { name: string } }[] }[] = [];
+    const server = createServer(async (request, response) => {
+      const body = JSON.parse(await readAll(request)) as (typeof requests)[number];
+      requests.push(body);
+      const last = body.messages.at(-1)!;
+      const message =
+        last.role === 'tool'
+          ? { role: 'assistant', content: `The notes begin: ${String(last.content).slice(0, 9)}` }
+          : { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'read_file', arguments: '{"path":"notes.txt"}' } }] };
+      response.setHeader('content-type', 'application/json');
+      response.end(JSON.stringify({ id: 'x', object: 'chat.completion', model: 'stand-in', choices: [{ index: 0, message, finish_reason: last.role === 'tool' ? 'stop' : 'tool_calls' }] }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const lines = await run('step2-tools.ts', ['What is in my notes?'], {
+        OPENAI_BASE_URL: `http://127.0.0.1:${port}/v1`,
+        OPENAI_API_KEY: 'test-key',
+        OPENAI_MODEL: 'stand-in',
+      });
+      expect(lines).toEqual(['[user] What is in my notes?', '[tool:read_file] -> ok', '[assistant] The notes begin: Buy milk.']);
+      expect(requests).toHaveLength(2);
+      expect(requests[0]!.tools?.map((tool) => tool.function.name)).toContain('read_file');
+    } finally {
+      server.close();
+    }
+  }, 60_000);
 });
+
+async function readAll(request: IncomingMessage): Promise<string> {
+  let text = '';
+  for await (const chunk of request) text += String(chunk);
+  return text;
+}
