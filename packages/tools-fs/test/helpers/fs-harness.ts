@@ -1,4 +1,4 @@
-import { createHarness, definePlugin, type ApprovalRequest, type ApprovalResponder, type Harness, type ToolResult } from '@weir/core';
+import { createHarness, definePlugin, type ApprovalRequest, type ApprovalResponder, type Harness, type Logger, type ToolResult } from '@weir/core';
 import { createFsTools, type FsToolsOptions } from '../../src/fs-tools.js';
 import type { OpenStrategy } from '../../src/open-directory.js';
 
@@ -7,6 +7,8 @@ export interface FsHarnessOptions extends Omit<FsToolsOptions, 'root'> {
   readonly strategy?: OpenStrategy;
   /** Install an approval responder; without one, calls that need approval are denied. */
   readonly approver?: ApprovalResponder;
+  /** The harness's logger (default: silent). */
+  readonly logger?: Logger;
 }
 
 /** A real harness with tools-fs loaded on `root`, recording every result and approval request. */
@@ -24,8 +26,8 @@ export interface FsHarness {
 let callCounter = 0;
 
 export async function createFsHarness(root: string, options: FsHarnessOptions = {}): Promise<FsHarness> {
-  const { strategy, approver, ...toolOptions } = options;
-  const harness = createHarness();
+  const { strategy, approver, logger, ...toolOptions } = options;
+  const harness = createHarness(logger === undefined ? {} : { logger });
   const results: ToolResult[] = [];
   const approvals: ApprovalRequest[] = [];
   harness.hooks.result.tap('test-recorder', (result) => {
@@ -60,4 +62,28 @@ export function assertNoMarker(results: readonly ToolResult[], marker: string): 
     const seen = `${result.content}\n${result.ok ? JSON.stringify(result.value) : JSON.stringify(result.error)}`;
     if (seen.includes(marker)) throw new Error(`a result of ${result.toolName} contains outside content: ${seen.slice(0, 200)}`);
   }
+}
+
+/** One log call a `recordingLogger` saw. */
+export interface LogRecord {
+  readonly level: 'debug' | 'info' | 'warn' | 'error';
+  readonly fields: Record<string, unknown>;
+  readonly message: string | undefined;
+}
+
+/** A pino-shaped logger that keeps every call (with the bindings of its children) in `records`. */
+export function recordingLogger(records: LogRecord[] = [], bindings: Record<string, unknown> = {}): Logger & { records: LogRecord[] } {
+  const log = (level: LogRecord['level']) => (first: unknown, ...rest: unknown[]) => {
+    const fields = typeof first === 'object' && first !== null ? { ...bindings, ...(first as Record<string, unknown>) } : { ...bindings };
+    const message = typeof first === 'string' ? first : typeof rest[0] === 'string' ? rest[0] : undefined;
+    records.push({ level, fields, message });
+  };
+  return {
+    records,
+    debug: log('debug'),
+    info: log('info'),
+    warn: log('warn'),
+    error: log('error'),
+    child: (more) => recordingLogger(records, { ...bindings, ...more }),
+  };
 }
