@@ -27,6 +27,7 @@ export interface ScriptedResponse {
  */
 export type ScriptedStep = ScriptedResponse | ((request: ModelRequest, call: number) => ScriptedResponse | Promise<ScriptedResponse>);
 
+/** Options of `createScriptedModel`. */
 export interface ScriptedModelOptions {
   /** Default `'mock:scripted'`. */
   readonly id?: string;
@@ -34,6 +35,7 @@ export interface ScriptedModelOptions {
   readonly stream?: boolean;
 }
 
+/** A `LanguageModel` that answers from a script and reports how it was used. */
 export interface ScriptedModel extends LanguageModel {
   /**
    * Every request received, in order, calls beyond the script included. Each holds a copy of the

@@ -9,6 +9,7 @@ import type { TurnResult } from './turn-result.js';
 /** Model calls one turn may make when `maxSteps` is not given. */
 export const DEFAULT_MAX_STEPS = 20;
 
+/** What `createAgent` needs: a model, a harness; the rest has defaults. */
 export interface AgentOptions {
   readonly model: LanguageModel;
   /** Where the tools live: each step sends `harness.tools.schemas()` and runs calls through its pipeline. */
@@ -23,6 +24,7 @@ export interface AgentOptions {
   readonly signal?: AbortSignal;
 }
 
+/** Per-turn options of `agent.turn`. */
 export interface TurnOptions {
   /** Aborts this turn: the model call and the running tools are cancelled; the turn ends with `aborted`. */
   readonly signal?: AbortSignal;
@@ -31,6 +33,7 @@ export interface TurnOptions {
   readonly stream?: boolean;
 }
 
+/** A model, a harness and one history; `turn` runs the loop. */
 export interface Agent {
   /**
    * The history, oldest first: the one array the agent appends to and every model call reads.
