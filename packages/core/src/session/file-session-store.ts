@@ -115,6 +115,11 @@ export function createFileSessionStore(dir: string, options: FileSessionStoreOpt
     }
   };
 
+  /** Says "exists" rather than "locked" for a session open elsewhere; the exclusive create settles any race after. */
+  const refuseExisting = async (id: string) => {
+    if (await fs.stat(logPath(id)).then(() => true, () => false)) throw exists(id);
+  };
+
   const read = async (id: string): Promise<readonly SessionRecord[]> => {
     const bytes = await readLog(id);
     const scan = scanSessionLog(bytes, id);
@@ -131,13 +136,14 @@ export function createFileSessionStore(dir: string, options: FileSessionStoreOpt
       const first = prepareRecord(meta, 1, meta.created);
       return guard(`creating session ${id}`, async () => {
         await ensureDirectory(root);
+        await refuseExisting(id);
         const release = await lock(id);
         try {
           let file: SessionFile;
           try {
             file = await fs.open(logPath(id), O_RDWR | O_APPEND | O_CREAT | O_EXCL, 0o600);
           } catch (error) {
-            if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new HarnessError('INVALID_SESSION_ID', `A session with id ${id} already exists.`);
+            if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw exists(id);
             throw error;
           }
           try {
@@ -251,13 +257,14 @@ export function createFileSessionStore(dir: string, options: FileSessionStoreOpt
       const copied = source.slice(1, through);
       return guard(`forking session ${sourceId} into ${id}`, async () => {
         await ensureDirectory(root);
+        await refuseExisting(id);
         const release = await lock(id);
         try {
           try {
             // All or nothing: a crash mid-fork leaves no half-copied session.
             await writeFileDurably(fs, logPath(id), Buffer.concat([first.bytes, ...copied.map((record) => encodeRecord(record))]));
           } catch (error) {
-            if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new HarnessError('INVALID_SESSION_ID', `A session with id ${id} already exists.`);
+            if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw exists(id);
             throw error;
           }
           const file = await fs.open(logPath(id), O_RDWR | O_APPEND);
@@ -270,6 +277,8 @@ export function createFileSessionStore(dir: string, options: FileSessionStoreOpt
     },
   };
 }
+
+const exists = (id: string) => new HarnessError('INVALID_SESSION_ID', `A session with id ${id} already exists.`);
 
 /** One record, one write(2). A short write leaves a torn line; it is a failure like ENOSPC, never continued. */
 async function writeOnce(file: SessionFile, bytes: Uint8Array): Promise<void> {

@@ -44,6 +44,7 @@ describe('scanSessionLog', () => {
     ['NUL bytes ending in a newline', Buffer.concat([new Uint8Array(100), Buffer.from('\n')])],
     ['NUL bytes and newlines', Buffer.from('\0\0\n\0\0\0\n\0')],
     ['a fragment then NUL bytes', Buffer.concat([Buffer.from('{"v":1,"se'), new Uint8Array(300)])],
+    ['a fragment, NUL bytes, a newline, NUL bytes', Buffer.concat([Buffer.from('{"v":1,"se'), new Uint8Array(300), Buffer.from('\n'), new Uint8Array(50)])],
   ])('reports a tail of %s as torn', (_name, tail) => {
     const scan = scanSessionLog(bytes(good(), tail), 's1');
     expect(scan).toMatchObject({ ok: true, torn: { offset: good().length, bytes: tail.length } });

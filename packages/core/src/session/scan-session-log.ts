@@ -30,8 +30,8 @@ const NEWLINE = 0x0a;
  * Reads a session log. Rules:
  * - every line must be a valid record whose `seq` is the previous one plus 1, starting at 1 with the
  *   session record for `id`;
- * - a last line without `\n`, a last line that does not parse, and a tail of NUL bytes (and newlines)
- *   are a torn tail: reported, to be cut off;
+ * - a last line without `\n`, and a line that does not parse with nothing but NUL bytes and newlines
+ *   after it (a run of NULs included), are a torn tail: reported, to be cut off;
  * - anything else bad (a line that does not parse with data after it, a complete record that parses
  *   but is invalid or out of sequence) is damage.
  * Never throws.
@@ -48,7 +48,7 @@ export function scanSessionLog(bytes: Uint8Array, id: string): LogScan {
     const decoded = decodeLine(bytes.subarray(offset, end));
     if (!decoded.ok) {
       // A crash can only tear the end of the file, so a bad line is torn only if nothing real follows it.
-      if (end + 1 === bytes.length || isNulOrNewline(bytes, offset)) {
+      if (isNulOrNewline(bytes, end + 1)) {
         return { ok: true, records, torn: { offset, bytes: bytes.length - offset, reason: `a last line that does not parse (${decoded.reason})` } };
       }
       return { ok: false, damage: { line: records.length + 1, offset, reason: decoded.reason } };
