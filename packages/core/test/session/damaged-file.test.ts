@@ -11,12 +11,13 @@ import { wireProblem } from './fixtures/wire-check.js';
 let dir: string;
 let file: string;
 let store: SessionStore;
-let logger: ReturnType<typeof silentLogger> & { warn: ReturnType<typeof vi.fn>; error: ReturnType<typeof vi.fn> };
+const spyLogger = () => ({ ...silentLogger(), warn: vi.fn(), error: vi.fn() });
+let logger: ReturnType<typeof spyLogger>;
 
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'weir-damage-'));
   file = join(dir, 's.jsonl');
-  logger = { ...silentLogger(), warn: vi.fn(), error: vi.fn() };
+  logger = spyLogger();
   store = createFileSessionStore(dir, { logger });
 });
 afterEach(() => rm(dir, { recursive: true, force: true }));
