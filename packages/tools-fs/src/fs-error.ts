@@ -67,10 +67,14 @@ export class FsError extends ToolCallError {
   }
 }
 
-/** The `code` of a Node.js system error (`ENOENT`...), or `undefined`. */
+/**
+ * The `code` of a Node.js system error (`ENOENT`...), or `undefined` for anything else, including
+ * errors that carry a `code` of another kind (`FsError`, `ERR_*`). Never throws.
+ */
 export function errnoCode(error: unknown): string | undefined {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : undefined;
+  const candidate = error as { code?: unknown; errno?: unknown } | null;
+  if (typeof candidate !== 'object' || candidate === null || error instanceof ToolCallError) return undefined;
+  return typeof candidate.code === 'string' && typeof candidate.errno === 'number' ? candidate.code : undefined;
 }
 
 /**

@@ -40,19 +40,19 @@ const SCAN = new vm.Script(`(() => {
   return JSON.stringify(found);
 })()`);
 
+// One context for every matcher: creating one costs about a millisecond, and `match` is
+// synchronous, so no two scans can ever share it at the same time.
+let sharedContext: vm.Context | undefined;
+
 /**
  * A regular expression (JavaScript syntax) tested line by line, under a time budget. Create it
  * with `LineMatcher.compile`.
  */
 export class LineMatcher {
-  readonly #context: vm.Context;
-
   private constructor(
     readonly source: string,
     readonly flags: string,
-  ) {
-    this.#context = vm.createContext({ source, flags, text: '', maxMatches: 0, maxLineChars: 0 });
-  }
+  ) {}
 
   /** Compiles `pattern`; a refusal (`INVALID_PATTERN`) when it is not a valid expression. Never throws. */
   static compile(pattern: unknown, ignoreCase: boolean): LineMatcher | FsRefusal {
@@ -69,17 +69,19 @@ export class LineMatcher {
 
   /** The matching lines of `text`, at most `maxMatches`. Throws `FsError('PATTERN_TIMEOUT')`. */
   match(text: string, options: MatchOptions): LineMatch[] {
-    Object.assign(this.#context, { text, maxMatches: options.maxMatches, maxLineChars: options.maxLineChars });
+    sharedContext ??= vm.createContext({});
+    const context = sharedContext;
+    Object.assign(context, { source: this.source, flags: this.flags, text, maxMatches: options.maxMatches, maxLineChars: options.maxLineChars });
     let json: string;
     try {
-      json = SCAN.runInContext(this.#context, { timeout: options.timeoutMs }) as string;
+      json = SCAN.runInContext(context, { timeout: options.timeoutMs }) as string;
     } catch (error) {
       if ((error as { code?: unknown }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') {
         throw new FsError('PATTERN_TIMEOUT', `The regular expression took more than ${options.timeoutMs} ms on ${options.display} (catastrophic backtracking?). Simplify it, for example avoid nested quantifiers like (a+)+.`);
       }
       throw error;
     } finally {
-      this.#context.text = '';
+      context.text = '';
     }
     return (JSON.parse(json) as [number, string][]).map(([line, value]) => ({ line, text: value }));
   }

@@ -42,6 +42,8 @@ async function locate(root: WorkspaceRoot, input: string, display: string, subst
     const relativePath = relativeInside(root.path, canonical);
     if (relativePath === undefined) return outside(display);
     const info = await lstat(canonical, { bigint: true });
+    // realpath left no link in `canonical`: one there now was put there since.
+    if (info.isSymbolicLink()) return refusal('PATH_CHANGED', `${display} changed while it was being resolved. Try again.`);
     return { ok: true, path: canonical, relativePath, stat: info, missing: 0 };
   } catch (error) {
     if (errnoCode(error) !== 'ENOENT') return errnoRefusal(error, display);

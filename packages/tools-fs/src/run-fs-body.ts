@@ -15,7 +15,7 @@ export async function runFsBody<T>(exec: ToolExecution, display: string, body: (
     if (error instanceof ToolCallError) throw error;
     if (exec.signal.aborted) throw error;
     exec.logger.warn({ err: error, tool: exec.toolName, callId: exec.callId }, 'tools-fs: unexpected failure');
-    if (errnoCode(error) !== undefined && /^E[A-Z]+$/.test(errnoCode(error) ?? '')) throw FsError.from(errnoRefusal(error, display));
+    if (errnoCode(error) !== undefined) throw FsError.from(errnoRefusal(error, display));
     throw new FsError('FS_ERROR', `${exec.toolName} failed unexpectedly on ${display}.`);
   }
 }

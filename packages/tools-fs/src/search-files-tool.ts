@@ -57,6 +57,7 @@ export function searchFilesTool(deps: FsToolDeps) {
 
         const target = await workspace.inspect(input);
         if (!target.ok) throw FsError.from(target);
+        if (target.stat === undefined) throw new FsError('NOT_FOUND', `${quote(input)} does not exist. Use list_dir or find_files to see what exists.`);
         let files: readonly string[];
         let truncated = false;
         const namedFile = target.stat?.isDirectory() !== true;
