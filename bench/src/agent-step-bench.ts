@@ -5,6 +5,7 @@ import type { SideBySideOptions, TurnFn } from './peers/side-by-side.js';
 import { StepPlan } from './peers/step-plan.js';
 import { interleaveKs, medianOfRatios, type KTiming } from './interleave-ks.js';
 import { printTable } from './measure.js';
+import { stepCostByPosition, type PositionWindow } from './step-cost-by-position.js';
 import { weirTurn } from './weir-agent-turn.js';
 
 /** `--quick`: a few seconds, rough figures, for checking the benchmark runs. */
@@ -18,6 +19,7 @@ const LONG_RUN: LongRunOptions = QUICK
   ? { steps: 1000, budgetMs: 1500, heapBudgetBytes: 256 * 1024 * 1024 }
   : { steps: 10_000, budgetMs: 8000, heapBudgetBytes: 1024 * 1024 * 1024 };
 const KS = [10, 50] as const;
+const LONG_RUNS = QUICK ? 1 : 3;
 
 const TARGET_US_PER_STEP = 20;
 const TARGET_K50_OVER_K10 = 1.1;
@@ -34,12 +36,14 @@ export interface AgentStepReport {
   readonly bareLongRun: LongRunResult;
   /** Live heap per step of the history alone: the agent kept after a long turn, its result dropped. */
   readonly historyBytesPerStep: number;
+  /** µs per step by position in a long turn, no collection forced inside it. */
+  readonly byPosition: readonly PositionWindow[];
 }
 
 /**
  * weir's agent step: K tool steps per turn (K = 10 and 50) with a trivial tool and a mock model,
  * timed side by side with a bare async loop in this process (medians over interleaved rounds), then
- * one 10,000-step turn of each for the heap per step, the step cost as the history grows, and what
+ * 10,000-step turns of each (the median of three) for the heap per step, the step cost as the history grows, and what
  * is retained after the turn. Needs `--expose-gc` for the heap figures. Prints a table and the
  * targets; returns the figures (for the comparison with the peers).
  */
@@ -50,9 +54,10 @@ export async function agentStepBench(): Promise<AgentStepReport> {
 
   const results = await interleaveKs(plan, weir.turn, bare, KS, TIMING);
 
-  const bareLongRun = await longRun(plan, bare, LONG_RUN);
-  const weirLongRun = await longRun(plan, weir.turn, LONG_RUN);
+  const bareLongRun = await medianLongRun(plan, bare);
+  const weirLongRun = await medianLongRun(plan, weir.turn);
   const historyBytesPerStep = await historyPerStep(plan);
+  const byPosition = await stepCostByPosition(plan, weir.turn, LONG_RUN.steps, LONG_RUN.steps / 10, LONG_RUNS);
 
   const [k10, k50] = results as [KTiming, KTiming];
   console.log(`\nAgent step: weir's loop, K tool steps per turn, beside a bare async loop in the same process${QUICK ? ' (QUICK: rough figures)' : ''}`);
@@ -63,8 +68,10 @@ export async function agentStepBench(): Promise<AgentStepReport> {
   const growth = k50.perStepUs / k10.perStepUs;
   const growthPerRound = medianOfRatios(k50.samples, k10.samples);
   const extraHeap = weirLongRun.heapBytesPerStep - bareLongRun.heapBytesPerStep;
-  const firstWindow = weirLongRun.windows[0];
-  const lastWindow = weirLongRun.windows.at(-1);
+  const firstWindow = byPosition[0];
+  const middleWindow = byPosition[byPosition.length >> 1];
+  const lastWindow = byPosition.at(-1);
+  const positionGrowth = firstWindow && lastWindow ? lastWindow.usPerStep / firstWindow.usPerStep : Number.NaN;
   console.log('');
   printTable(
     ['target', 'measured', 'limit', ''],
@@ -89,15 +96,28 @@ export async function agentStepBench(): Promise<AgentStepReport> {
   );
   console.log(
     [
-      `  long run: ${weirLongRun.steps} of ${weirLongRun.requestedSteps} steps in one turn, ${weirLongRun.stepSeconds.toFixed(2)} s (${weirLongRun.stoppedBy})`,
-      firstWindow && lastWindow
-        ? `  per step as the history grows: ${us(firstWindow.usPerStep)} µs (steps ${firstWindow.fromStep}-${firstWindow.toStep}) -> ${us(lastWindow.usPerStep)} µs (steps ${lastWindow.fromStep}-${lastWindow.toStep})`
-        : '  per step as the history grows: no windows',
+      `  long run (median of ${LONG_RUNS} by duration): ${weirLongRun.steps} of ${weirLongRun.requestedSteps} steps in one turn, ${weirLongRun.stepSeconds.toFixed(2)} s (${weirLongRun.stoppedBy})`,
+      firstWindow && middleWindow && lastWindow
+        ? `  µs per step by position in a ${LONG_RUN.steps}-step turn (median of ${LONG_RUNS}, no forced collection): ` +
+          [firstWindow, middleWindow, lastWindow].map((w) => `steps ${w.fromStep}-${w.toStep}: ${us(w.usPerStep)}`).join(', ') +
+          ` (last / first ${positionGrowth.toFixed(2)}x)`
+        : '  µs per step by position: no windows',
       `  the history alone (agent kept, result dropped): ${bytes(historyBytesPerStep)} per step; the bare loop's history: ${bytes(bareLongRun.heapBytesPerStep)} per step`,
       `  bare loop long run: ${bareLongRun.steps} steps, retained after its turn ${bytes(bareLongRun.retainedAfterTurnBytes)}`,
     ].join('\n'),
   );
-  return { results, weirLongRun, bareLongRun, historyBytesPerStep };
+  return { results, weirLongRun, bareLongRun, historyBytesPerStep, byPosition };
+}
+
+/**
+ * The long run of median duration out of LONG_RUNS: one 10,000-step turn is a single sample, and a
+ * burst of load on a shared machine can land in any of its windows.
+ */
+async function medianLongRun(plan: StepPlan, turn: TurnFn): Promise<LongRunResult> {
+  const runs: LongRunResult[] = [];
+  for (let i = 0; i < LONG_RUNS; i += 1) runs.push(await longRun(plan, turn, LONG_RUN));
+  runs.sort((a, b) => a.stepSeconds - b.stepSeconds);
+  return runs[runs.length >> 1]!;
 }
 
 /** The live heap of a long turn's history alone: the agent kept, the turn's result dropped. */
