@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +16,7 @@ import { wireProblem } from './fixtures/wire-check.js';
 // cut properly would show up as a glued or lost record in the next check.
 const LANES = 4;
 const KILLS_PER_LANE = 50;
+const ROTATE_BYTES = 6 * 1024 * 1024;
 const BASE_SEED = Number(process.env.WEIR_CRASH_SEED ?? Math.floor(Math.random() * 2 ** 31));
 
 const dirs: string[] = [];
@@ -90,20 +91,33 @@ function runAndKill(dir: string, id: string, seed: number, next: () => number): 
 }
 
 async function lane(index: number) {
-  const seed = BASE_SEED + index;
-  const next = random(seed ^ 0x5eed);
-  const tape = new ScriptTape(seed);
+  const laneSeed = BASE_SEED + index;
+  const next = random(laneSeed ^ 0x5eed);
   const dir = await mkdtemp(join(tmpdir(), 'weir-crash-'));
   dirs.push(dir);
   const store = createFileSessionStore(dir);
-  const id = `lane-${index}`;
-  await (await store.create({ id })).close();
   const stats = { kills: 0, recovered: 0, midCall: 0, beforeReady: 0, records: 0 };
+
+  // A lane moves on to a fresh session when the file grows past ROTATE_BYTES (huge results grow it fast).
+  let round = 0;
+  let id = '';
+  let seed = 0;
+  let tape = new ScriptTape(0);
   let lastSynced = 0;
-  const verified: string[] = [];
+  let verified: string[] = [];
+  const nextSession = async () => {
+    round += 1;
+    id = `lane-${index}-${round}`;
+    seed = (laneSeed + round * 7919) >>> 0;
+    tape = new ScriptTape(seed, { hugeResults: true });
+    lastSynced = 0;
+    verified = [];
+    await (await store.create({ id })).close();
+  };
+  await nextSession();
 
   for (let kill = 1; kill <= KILLS_PER_LANE; kill += 1) {
-    const where = `seed ${seed}, kill ${kill}`;
+    const where = `lane seed ${laneSeed}, session ${id} (seed ${seed}), kill ${kill}`;
     const run = await runAndKill(dir, id, seed, next);
     lastSynced = Math.max(lastSynced, ...run.synced);
 
@@ -118,6 +132,7 @@ async function lane(index: number) {
         if (verified[seq] !== text) {
           expect(entry, `${where}: record ${seq} is not what was written`).toEqual(tape.at(seq).entry);
           if (verified[seq] !== undefined) expect(at, `${where}: record ${seq} was rewritten`).toBe(JSON.parse(verified[seq]).at);
+          else stats.records += 1;
           verified[seq] = text;
         }
       }
@@ -127,10 +142,10 @@ async function lane(index: number) {
       if (!run.ready) stats.beforeReady += 1;
       stats.kills += 1;
       if (session.recovery) stats.recovered += 1;
-      stats.records = records.length;
     } finally {
       await session.close();
     }
+    if ((await stat(join(dir, `${id}.jsonl`))).size > ROTATE_BYTES) await nextSession();
   }
   return stats;
 }
