@@ -28,13 +28,7 @@ const result = (callId: string, ok = true): SessionEntry => ({
 });
 const turnEnd: SessionEntry = { type: 'turn_end', reason: 'stop' };
 
-const answer = (id: string, content = `result ${id}`, isError?: boolean) => ({
-  role: 'tool',
-  toolCallId: id,
-  toolName: 'write',
-  content,
-  ...(isError ? { isError } : {}),
-});
+const answer = (id: string, content = `result ${id}`, isError = false) => ({ role: 'tool', toolCallId: id, toolName: 'write', content, isError });
 
 describe('rebuildHistory', () => {
   it('turns a complete turn into messages, results as tool messages', () => {

@@ -106,7 +106,8 @@ export function rebuildHistory(records: readonly SessionRecord[], options: Rebui
           toolCallId: record.callId,
           toolName: record.toolName,
           content: record.content,
-          ...(record.ok ? {} : { isError: true }),
+          // Explicit either way, as the agent loop writes tool messages: a resumed history equals the live one.
+          isError: !record.ok,
         });
         break;
       case 'turn_end':

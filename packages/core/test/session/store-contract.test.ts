@@ -81,7 +81,7 @@ describe.each(stores)('%s session store', (_name, make) => {
     const history = reopened.history();
     expect(wireProblem(history.messages)).toBeUndefined();
     expect(history.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool', 'tool', 'assistant']);
-    expect(history.messages[3]).toEqual({ role: 'tool', toolCallId: 'call_1', toolName: 'write_file', content: `wrote ${TRICKY}` });
+    expect(history.messages[3]).toEqual({ role: 'tool', toolCallId: 'call_1', toolName: 'write_file', content: `wrote ${TRICKY}`, isError: false });
     expect(history.messages[4]).toMatchObject({ toolCallId: 'call_2', isError: true });
     expect(history.approvals.find('call_1', 'h1')).toMatchObject({ decision: 'allow' });
     expect(history.turnOpen).toBe(false);
