@@ -1,6 +1,6 @@
-import pTimeout from 'p-timeout';
 import type { ToolArguments } from './call-context.js';
 import type { ToolExecution } from './define-tool.js';
+import { onAbort } from './abort-fanout.js';
 import type { Logger } from './logger.js';
 import type { Dispatch } from './stage-values.js';
 
@@ -11,7 +11,7 @@ export type DispatchOutcome =
   | { readonly ok: false; readonly reason: 'aborted' }
   | { readonly ok: false; readonly reason: 'failed'; readonly error: unknown };
 
-/** Thrown into the per-call signal when the deadline passes, so the outcome can tell timeout from abort. */
+/** The abort reason of a call whose deadline passed. */
 export class DeadlineExceeded extends Error {
   override readonly name = 'DeadlineExceeded';
 }
@@ -31,7 +31,8 @@ export interface DeadlineOptions {
  * Runs `dispatch` under one per-call signal that fuses the caller's signal and the deadline, and
  * settles on whichever comes first. A body that ignores its signal does not hold the caller: its
  * late value is dropped (and logged). Only what a call needs is created: no controller and no
- * timer without a deadline, no listener without a caller's signal.
+ * timer without a deadline, no EventTarget listener per call for the caller's signal (see
+ * `onAbort`), and no promise race when nothing can interrupt the call.
  */
 export async function runWithDeadline(
   dispatch: Dispatch,
@@ -50,33 +51,44 @@ export async function runWithDeadline(
     }
   }
 
-  let callSignal: AbortSignal;
-  let timer: NodeJS.Timeout | undefined;
-  let onCallerAbort: (() => void) | undefined;
-  if (timed) {
-    const controller = new AbortController();
-    timer = setTimeout(() => controller.abort(new DeadlineExceeded(`deadline of ${timeoutMs} ms passed`)), timeoutMs);
-    if (signal) {
-      onCallerAbort = () => controller.abort(signal.reason);
-      signal.addEventListener('abort', onCallerAbort, { once: true });
-    }
-    callSignal = controller.signal;
-  } else {
-    callSignal = signal as AbortSignal;
-  }
+  // The call's own controller, so the body sees one signal whichever way the call is interrupted.
+  const controller = new AbortController();
+  let interrupt!: (reason: 'timeout' | 'aborted') => void;
+  const interrupted = new Promise<'timeout' | 'aborted'>((resolve) => {
+    interrupt = resolve;
+  });
+  const timer = timed
+    ? setTimeout(() => {
+        controller.abort(new DeadlineExceeded(`deadline of ${timeoutMs} ms passed`));
+        interrupt('timeout');
+      }, timeoutMs)
+    : undefined;
+  const unsubscribe = signal
+    ? onAbort(signal, () => {
+        controller.abort(signal.reason);
+        interrupt('aborted');
+      })
+    : undefined;
 
-  const running = dispatch(args, { ...exec, signal: callSignal });
   try {
-    return { ok: true, value: await pTimeout(running, { milliseconds: Number.POSITIVE_INFINITY, signal: callSignal }) };
-  } catch (error) {
-    if (!callSignal.aborted) return { ok: false, reason: 'failed', error };
-    running.then(
-      () => options.logger.debug({ callId: exec.callId }, 'late value dropped: the call had already timed out or been aborted'),
-      () => undefined,
-    );
-    return { ok: false, reason: callSignal.reason instanceof DeadlineExceeded ? 'timeout' : 'aborted' };
+    let running: Promise<unknown>;
+    try {
+      running = dispatch(args, { ...exec, signal: controller.signal });
+    } catch (error) {
+      // An execute wrapper that throws before returning its promise.
+      return { ok: false, reason: 'failed', error };
+    }
+    const settled = await Promise.race([running.then((value) => ({ value }), (error: unknown) => ({ error })), interrupted]);
+    if (typeof settled === 'string') {
+      running.then(
+        () => options.logger.debug({ callId: exec.callId }, 'late value dropped: the call had already timed out or been aborted'),
+        () => undefined,
+      );
+      return { ok: false, reason: settled };
+    }
+    return 'error' in settled ? { ok: false, reason: 'failed', error: settled.error } : { ok: true, value: settled.value };
   } finally {
     if (timer !== undefined) clearTimeout(timer);
-    if (onCallerAbort !== undefined) signal?.removeEventListener('abort', onCallerAbort);
+    unsubscribe?.();
   }
 }
