@@ -8,7 +8,9 @@ export type ToolErrorCode =
   | 'ABORTED'
   | 'EXECUTION_FAILED'
   | 'INVALID_OUTPUT'
-  | 'HOOK_FAILED';
+  | 'HOOK_FAILED'
+  /** The agent loop never runs tool calls of an answer cut off by length, a content filter or an error. */
+  | 'NOT_EXECUTED';
 
 export interface ToolError {
   /** A stable string: one of `ToolErrorCode`, or a tool's own code such as `NOT_FOUND`. */
