@@ -156,22 +156,30 @@ async function serve(res: ServerResponse, scripted: ScriptedResponse): Promise<v
 
 async function writeBytes(res: ServerResponse, bytes: Buffer, random: (() => number) | undefined, min: number, max: number): Promise<void> {
   if (random === undefined) {
-    if (!res.write(bytes)) await waitForDrain(res);
+    await writeFlushed(res, bytes);
     return;
   }
   for (let offset = 0; offset < bytes.length && !res.destroyed; ) {
     const size = min + Math.floor(random() * (max - min + 1));
-    if (!res.write(bytes.subarray(offset, offset + size))) await waitForDrain(res);
+    await writeFlushed(res, bytes.subarray(offset, offset + size));
     offset += size;
     // One event-loop turn per slice, so slices leave as separate TCP writes rather than one.
     await nextTurn();
   }
 }
 
-function waitForDrain(res: ServerResponse): Promise<void> {
+/** Writes and waits until the bytes are handed to the OS: a cut right after loses nothing written. */
+function writeFlushed(res: ServerResponse, bytes: Buffer): Promise<void> {
   return new Promise((resolve) => {
-    res.once('drain', resolve);
+    if (res.destroyed) {
+      resolve();
+      return;
+    }
     res.once('close', resolve);
+    res.write(bytes, () => {
+      res.off('close', resolve);
+      resolve();
+    });
   });
 }
 
