@@ -124,7 +124,7 @@ export function createFileSessionStore(dir: string, options: FileSessionStoreOpt
     const bytes = await readLog(id);
     const scan = scanSessionLog(bytes, id);
     if (!scan.ok) throw await corrupt(id, bytes, scan.damage);
-    return scan.records;
+    return Object.freeze([...scan.records]);
   };
 
   return {
