@@ -18,7 +18,7 @@ import { safety, terminalApprover } from '@weir/safety';
 import { fsTools } from '@weir/tools-fs';
 import { chooseModel } from './choose-model.js';
 
-const DEFAULT_LINES = ['write hello.txt: Hello from weir!', 'write todo.md: - nothing left to do', 'write .env: TOKEN=hunter2'];
+const DEFAULT_LINES = ['write hello.txt: Hello from weir!', 'write plan.md: - ship step 3', 'write .env: TOKEN=hunter2'];
 const lines = process.argv.length > 2 ? process.argv.slice(2) : DEFAULT_LINES;
 const WRITE = /^\s*write\s+(\S+?)\s*:\s*(.*)$/s;
 const oneLine = (text: string) => text.replace(/\n/g, ' ⏎ ');

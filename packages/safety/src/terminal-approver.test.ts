@@ -130,8 +130,8 @@ describe('terminalApprover', () => {
     const input = new PassThrough();
     const output = new FakeScreen(false);
     const approve = terminalApprover({ input, output });
-    expect(() => approve(request())).toThrow('there is no terminal to ask (stdin is not a TTY)');
-    expect(() => terminalApprover({ input: new FakeKeyboard(), output })(request())).toThrow('(stdout is not a TTY)');
+    expect(() => approve(request())).toThrow('there is no terminal to ask: stdin is not a TTY');
+    expect(() => terminalApprover({ input: new FakeKeyboard(), output })(request())).toThrow('stdout is not a TTY');
     expect(output.text).toBe('');
   });
 

@@ -35,7 +35,7 @@ export function terminalApprover(options: TerminalApproverOptions = {}): Approve
     const input = options.input ?? process.stdin;
     const output = options.output ?? process.stdout;
     if (input.isTTY !== true || output.isTTY !== true) {
-      throw new Error(`there is no terminal to ask (${input.isTTY !== true ? 'stdin' : 'stdout'} is not a TTY)`);
+      throw new Error(`there is no terminal to ask: ${input.isTTY !== true ? 'stdin' : 'stdout'} is not a TTY`);
     }
     const turn = queue.then(() => prompt(request, { input, output, maxValueChars }));
     queue = turn.catch(() => undefined);

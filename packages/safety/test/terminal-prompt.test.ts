@@ -144,7 +144,7 @@ describe('terminalApprover with no terminal (a real headless process)', () => {
     expect(resultOf(run.stdout)).toEqual({
       ok: false,
       code: 'DENIED',
-      message: 'The approval prompt failed (there is no terminal to ask (stdin is not a TTY)), so the call was denied.',
+      message: 'The approval prompt failed (there is no terminal to ask: stdin is not a TTY), so the call was denied.',
       bodyRan: false,
     });
   }, 40_000);
