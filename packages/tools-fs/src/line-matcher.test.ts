@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { FsError } from './fs-error.js';
+import { LineMatcher } from './line-matcher.js';
+
+const options = { maxMatches: 100, maxLineChars: 500, timeoutMs: 1000, display: '"f"' };
+
+function compile(pattern: string, ignoreCase = false): LineMatcher {
+  const matcher = LineMatcher.compile(pattern, ignoreCase);
+  if (!(matcher instanceof LineMatcher)) throw new Error(matcher.message);
+  return matcher;
+}
+
+describe('LineMatcher', () => {
+  it('returns matching lines with 1-based numbers, without line endings', () => {
+    expect(compile('b').match('a\r\nb\r\nab\n\nb', options)).toEqual([
+      { line: 2, text: 'b' },
+      { line: 3, text: 'ab' },
+      { line: 5, text: 'b' },
+    ]);
+  });
+
+  it('anchors per line, and ignores case when asked', () => {
+    expect(compile('^x$').match('x\nxx\nX', options)).toEqual([{ line: 1, text: 'x' }]);
+    expect(compile('^x$', true).match('x\nxx\nX', options)).toEqual([
+      { line: 1, text: 'x' },
+      { line: 3, text: 'X' },
+    ]);
+  });
+
+  it('stops at maxMatches and cuts long lines', () => {
+    expect(compile('a').match('a\na\na', { ...options, maxMatches: 2 })).toHaveLength(2);
+    expect(compile('a').match('abcdef', { ...options, maxLineChars: 3 })).toEqual([{ line: 1, text: 'abc [...]' }]);
+  });
+
+  it('refuses invalid and oversized patterns without throwing', () => {
+    expect(LineMatcher.compile('(', false)).toMatchObject({ ok: false, code: 'INVALID_PATTERN' });
+    expect(LineMatcher.compile('', false)).toMatchObject({ ok: false, code: 'INVALID_PATTERN' });
+    expect(LineMatcher.compile(3, false)).toMatchObject({ ok: false, code: 'INVALID_PATTERN' });
+    expect(LineMatcher.compile('a'.repeat(1001), false)).toMatchObject({ ok: false, code: 'INVALID_PATTERN' });
+  });
+
+  it('interrupts catastrophic backtracking within the time budget', () => {
+    const started = Date.now();
+    const matcher = compile('^(a+)+$');
+    let caught: unknown;
+    try {
+      matcher.match(`${'a'.repeat(40)}!`, { ...options, timeoutMs: 100 });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(FsError);
+    expect(caught).toMatchObject({ code: 'PATTERN_TIMEOUT' });
+    expect(Date.now() - started).toBeLessThan(2000);
+    // The shared context still works afterwards.
+    expect(compile('ok').match('ok', options)).toEqual([{ line: 1, text: 'ok' }]);
+  });
+});
