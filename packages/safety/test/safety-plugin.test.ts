@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHarness, definePlugin, isHarnessError, type Harness, type ToolResult } from '@weir/core';
 import { assertPluginConformance } from '@weir/core/testing';
-import { safety, type Approver, type ApproverAnswer, type ApproverRequest, type SafetyOptions } from '@weir/safety';
+import { PassThrough } from 'node:stream';
+import { safety, terminalApprover, type Approver, type ApproverAnswer, type ApproverRequest, type SafetyOptions } from '@weir/safety';
 import { makeWorkspace, realSandbox, sandboxPlugin } from './support/workspace.js';
 import { testTools, type BodyLog } from './support/tools.js';
 
@@ -304,6 +305,25 @@ describe('safety: fail-closed approvals', () => {
     await harness.use(safety({ mode: 'auto', rules: [{ ask: 'write_file', path: '.env' }], approver }));
     expectDenied(await call('write_file', { path: 'src/a.ts' }));
     expect(seen[0]?.arguments).toEqual({ path: '.env' });
+  });
+});
+
+describe('safety with terminalApprover and no terminal', () => {
+  const headless = () => terminalApprover({ input: new PassThrough(), output: new PassThrough() });
+
+  it('denies every call that needs a prompt, saying there was no terminal to ask', async () => {
+    await setup({ mode: 'ask', approver: headless() });
+    expectDenied(await call('write_file', { path: 'src/b.ts' }), /^The approval prompt failed \(there is no terminal to ask: stdin is not a TTY\), so the call was denied\.$/);
+    expect((await call('read_file', { path: 'src/a.ts' })).ok).toBe(true);
+  });
+
+  it('runs what the mode allows without a prompt: allow-all-unsafe writes, read-only reads', async () => {
+    await setup({ mode: 'allow-all-unsafe', approver: headless() });
+    expect((await call('write_file', { path: 'src/b.ts' })).ok).toBe(true);
+    expect((await call('run_command', { command: 'ls' })).ok).toBe(true);
+    // A protected path still needs a person, and there is none.
+    expectDenied(await call('write_file', { path: '.git/config' }), /no terminal to ask/);
+    expect(ran).toEqual(['write_file src/b.ts', 'run_command ls']);
   });
 });
 
