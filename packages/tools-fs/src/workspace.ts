@@ -41,9 +41,12 @@ export class Workspace implements Sandbox {
   /**
    * Canonicalises `root` once and picks how to open beneath it: through `/proc/self/fd` when the
    * kernel offers it (Linux), by path otherwise. `strategy` forces one (tests use it). Throws when
-   * the root is not an existing directory.
+   * the root is not an existing directory, and on Windows.
    */
   static async create(root: unknown, options: { strategy?: OpenStrategy } = {}): Promise<Workspace> {
+    // The validator speaks POSIX paths; on Windows it would refuse every native path, and its
+    // Windows leg (drive letters, `\\` separators, junctions) is not written yet. Fail closed.
+    if (process.platform === 'win32') throw new Error('fsTools: Windows is not supported yet; see the README ("Platforms").');
     const canonical = await canonicalRoot(root);
     return new Workspace(canonical, options.strategy ?? (await detectStrategy(canonical)));
   }
