@@ -5,6 +5,7 @@ import { assertWriteApproved } from './protected-path-guard.js';
 import { runFsBody } from './run-fs-body.js';
 import { readWholeText } from './read-whole-text.js';
 
+/** What edit_file returns. */
 export interface EditFileValue {
   /** Canonical path relative to the workspace root. */
   readonly path: string;

@@ -5,6 +5,7 @@ import type { FsToolDeps } from './fs-tool-deps.js';
 import { printableName } from './printable-name.js';
 import { runFsBody } from './run-fs-body.js';
 
+/** What find_files returns. */
 export interface FindFilesValue {
   /** Matching files, relative to the workspace root, sorted. */
   readonly paths: readonly string[];

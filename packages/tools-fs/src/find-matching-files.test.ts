@@ -1,5 +1,12 @@
-import { describe, expect, it } from 'vitest';
-import { checkGlobPattern } from './find-matching-files.js';
+import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { checkGlobPattern, findMatchingFiles } from './find-matching-files.js';
+import type { FsLimits, FsToolDeps } from './fs-tool-deps.js';
+import { ApprovalLedger } from './protected-path-guard.js';
+import { ProtectedPaths } from './protected-paths.js';
+import { Workspace } from './workspace.js';
 
 describe('checkGlobPattern', () => {
   it.each([['**/*.ts'], ['src/**'], ['*.{json,yaml}'], ['+(a|b).txt'], ['.github/**'], ['a..b/*'], ['x/..y']])('accepts %j', (pattern) => {
@@ -12,4 +19,55 @@ describe('checkGlobPattern', () => {
       expect(checkGlobPattern(pattern)).toMatchObject({ ok: false, code: 'INVALID_PATTERN' });
     },
   );
+});
+
+describe('findMatchingFiles', () => {
+  let base: string;
+  let deps: FsToolDeps;
+
+  beforeEach(async () => {
+    base = await realpath(await mkdtemp(path.join(tmpdir(), 'weir-glob-')));
+    for (let index = 0; index < 20; index += 1) await writeFile(path.join(base, `f${String(index).padStart(2, '0')}.txt`), '');
+    await mkdir(path.join(base, 'sub'));
+    await writeFile(path.join(base, 'sub/g.txt'), '');
+    const workspace = await Workspace.create(base);
+    const limits: FsLimits = {
+      maxReadBytes: 1000,
+      maxEntries: 100,
+      maxScanBytes: 1000,
+      maxEditBytes: 1000,
+      maxSearchFileBytes: 1000,
+      maxDirectoryNames: 100,
+      maxCrawlEntries: 1000,
+      regexTimeoutMs: 100,
+      maxLineChars: 100,
+    };
+    deps = { workspace, limits, protection: { workspace, protectedPaths: new ProtectedPaths([]), ledger: new ApprovalLedger() } };
+  });
+
+  afterEach(async () => {
+    await rm(base, { recursive: true, force: true });
+  });
+
+  it('crawls through the validator and returns sorted paths relative to the root', async () => {
+    const directory = await deps.workspace.locateOrThrow('.', 'list');
+    const found = await findMatchingFiles(deps, directory, '**/g.txt', new AbortController().signal);
+    expect(found).toEqual({ paths: ['sub/g.txt'], incomplete: false });
+  });
+
+  it('stops a crawl at its cap and says the result is incomplete, without failing', async () => {
+    const directory = await deps.workspace.locateOrThrow('.', 'list');
+    const capped = { ...deps, limits: { ...deps.limits, maxCrawlEntries: 5 } };
+    const found = await findMatchingFiles(capped, directory, '**/*.txt', new AbortController().signal);
+    expect(found.incomplete).toBe(true);
+    const partial = { ...deps, limits: { ...deps.limits, maxDirectoryNames: 3 } };
+    expect((await findMatchingFiles(partial, directory, '*.txt', new AbortController().signal)).incomplete).toBe(true);
+  });
+
+  it('rejects with the reason when the caller aborts', async () => {
+    const directory = await deps.workspace.locateOrThrow('.', 'list');
+    const controller = new AbortController();
+    controller.abort(new Error('stop'));
+    await expect(findMatchingFiles(deps, directory, '**/*', controller.signal)).rejects.toThrow('stop');
+  });
 });

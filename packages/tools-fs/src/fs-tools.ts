@@ -11,6 +11,7 @@ import { searchFilesTool } from './search-files-tool.js';
 import { Workspace } from './workspace.js';
 import { writeFileTool } from './write-file-tool.js';
 
+/** Options of `fsTools`; only `root` is required. */
 export interface FsToolsOptions {
   /** The workspace root. Every tool is confined to it; it is canonicalised (`realpath`) once, at setup. */
   readonly root: string;

@@ -1,3 +1,4 @@
+// The public surface of @weir/tools-fs, by name. Everything else is internal.
 export { fsTools, DEFAULT_MAX_ENTRIES, DEFAULT_MAX_READ_BYTES } from './fs-tools.js';
 export type { FsToolsOptions } from './fs-tools.js';
 

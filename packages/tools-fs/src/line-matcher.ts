@@ -9,6 +9,7 @@ export interface LineMatch {
   readonly text: string;
 }
 
+/** Caps and budget of one `LineMatcher.match`. */
 export interface MatchOptions {
   readonly maxMatches: number;
   readonly maxLineChars: number;

@@ -17,6 +17,7 @@ export interface ListedEntry {
   readonly note?: string;
 }
 
+/** What list_dir returns. */
 export interface ListDirValue {
   /** The listed directory, canonical, relative to the root. */
   readonly path: string;

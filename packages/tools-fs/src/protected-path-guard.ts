@@ -37,6 +37,7 @@ export class ApprovalLedger {
   }
 }
 
+/** What the guard and the write tools share to decide protection. */
 export interface ProtectionDeps {
   readonly workspace: Workspace;
   readonly protectedPaths: ProtectedPaths;

@@ -3,6 +3,7 @@ import { FsError } from './fs-error.js';
 
 const CHUNK_BYTES = 64 * 1024;
 
+/** Which lines `readTextLines` returns, and its caps. */
 export interface ReadLinesOptions {
   /** First line to return, 1-based. */
   readonly offset: number;

@@ -7,6 +7,7 @@ import { printableName } from './printable-name.js';
 import { readWholeText } from './read-whole-text.js';
 import { runFsBody } from './run-fs-body.js';
 
+/** One matching line found by search_files. */
 export interface SearchMatch {
   /** File relative to the workspace root. */
   readonly path: string;
@@ -14,6 +15,7 @@ export interface SearchMatch {
   readonly text: string;
 }
 
+/** What search_files returns. */
 export interface SearchFilesValue {
   readonly matches: readonly SearchMatch[];
   readonly filesSearched: number;

@@ -14,6 +14,7 @@ export interface OpenedFile {
   readonly stat: BigIntStats;
 }
 
+/** How `Workspace.replaceFile` creates or replaces a file. */
 export interface ReplaceOptions {
   /** Create missing parent directories (inside the root only). */
   readonly createParents: boolean;

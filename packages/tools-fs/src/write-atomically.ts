@@ -7,6 +7,7 @@ import { syncDirectory, type OpenDirectory } from './open-directory.js';
 const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW } = constants;
 const TEMP_ATTEMPTS = 5;
 
+/** Options of `writeAtomically`. */
 export interface AtomicWriteOptions {
   /** The path as the model named it, quoted, for messages. */
   readonly display: string;

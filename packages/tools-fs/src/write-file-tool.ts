@@ -4,6 +4,7 @@ import type { FsToolDeps } from './fs-tool-deps.js';
 import { assertWriteApproved } from './protected-path-guard.js';
 import { runFsBody } from './run-fs-body.js';
 
+/** What write_file returns. */
 export interface WriteFileValue {
   /** Canonical path relative to the workspace root. */
   readonly path: string;

@@ -1,23 +1,20 @@
-import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { symlink } from 'node:fs/promises';
 import * as path from 'node:path';
 import { createHarness, definePlugin, isHarnessError, type Sandbox } from '@weir/core';
 import { assertPluginConformance, snapshotHarness } from '@weir/core/testing';
 import { fsTools } from '@weir/tools-fs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useWorkspace } from './helpers/use-workspace.js';
 
+// Sentinels outside the root are checked after every test (useWorkspace).
+const ws = useWorkspace();
 let base: string;
 let root: string;
 
 beforeEach(async () => {
-  base = await realpath(await mkdtemp(path.join(tmpdir(), 'weir-tools-fs-plugin-')));
-  root = path.join(base, 'ws');
-  await mkdir(root);
-  await writeFile(path.join(root, 'a.txt'), 'a\n');
-});
-
-afterEach(async () => {
-  await rm(base, { recursive: true, force: true });
+  base = ws.fx.home;
+  root = ws.fx.root;
+  await ws.fx.file('a.txt', 'a\n');
 });
 
 describe('fsTools plugin', () => {
@@ -120,8 +117,8 @@ describe('fsTools plugin', () => {
 
   it('canonicalises a root given through a link once, and accepts both spellings of an absolute path', async () => {
     // The macOS /tmp -> /private/tmp case (RELIABILITY 1.3 #1): asymmetric canonicalisation denies falsely.
-    const alias = path.join(base, 'alias');
-    await symlink(root, alias);
+    const alias = path.join(root, 'alias');
+    await symlink('.', alias);
     const harness = createHarness();
     await harness.use(fsTools({ root: alias }));
     const viaAlias = await harness.executeToolCall({ id: '1', name: 'read_file', arguments: { path: path.join(alias, 'a.txt') } });
