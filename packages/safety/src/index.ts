@@ -1,4 +1,4 @@
-export { safety, SAFETY_PLUGIN_NAME } from './safety.js';
+export { safety } from './safety.js';
 export type { SafetyOptions } from './safety.js';
 
 export { SAFETY_MODES } from './safety-mode.js';
@@ -11,4 +11,3 @@ export type { TerminalApproverOptions } from './terminal-approver.js';
 export type { Approver, ApproverAnswer, ApproverRequest } from './approver.js';
 
 export { escapeForTerminal } from './escape-for-terminal.js';
-export { canonicalJson, argumentsHash } from './canonical-json.js';
