@@ -28,8 +28,8 @@ export interface ScriptedResponse {
   readonly lineEnding?: '\n' | '\r\n';
 }
 
-/** A scripted answer, or a function choosing one from the request. */
-export type ScriptStep = ScriptedResponse | ((request: RecordedRequest) => ScriptedResponse);
+/** A scripted answer, or a function choosing one (perhaps asynchronously) from the request. */
+export type ScriptStep = ScriptedResponse | ((request: RecordedRequest) => ScriptedResponse | Promise<ScriptedResponse>);
 
 export interface RecordedRequest {
   readonly method: string;
@@ -91,8 +91,14 @@ export async function startLoopbackServer(): Promise<LoopbackServer> {
         res.end(JSON.stringify({ error: { message: `loopback server: no scripted answer for request #${requests.length}`, type: 'loopback_script_exhausted' } }));
         return;
       }
-      const scripted = typeof step === 'function' ? step(request) : step;
-      serve(res, scripted).catch(() => res.destroy());
+      Promise.resolve(typeof step === 'function' ? step(request) : step)
+        .then((scripted) => serve(res, scripted))
+        .catch((error: unknown) => {
+          // A failing step is a broken test script: answer 500 with the reason, and record it.
+          unexpected.push(request);
+          if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ error: { message: `loopback server: the script step failed: ${String(error)}`, type: 'loopback_step_failed' } }));
+        });
     });
   });
   server.on('connection', (socket) => {
