@@ -546,12 +546,15 @@ describe.each(['proc', 'path'] as const)('attack catalogue (%s strategy)', (stra
   });
 
   afterEach(async () => {
-    for (const h of harnesses.splice(0)) {
-      await h.close();
-      assertNoMarker(h.results, fx.marker);
+    try {
+      for (const h of harnesses.splice(0)) {
+        await h.close();
+        assertNoMarker(h.results, fx.marker);
+      }
+      await fx.verify();
+    } finally {
+      await fx.cleanup();
     }
-    await fx.verify();
-    await fx.cleanup();
   });
 
   it.each(rows.map((row) => [row.row, row.title, row] as const))('row %i: %s', async (_number, _title, row) => {

@@ -72,8 +72,11 @@ describe.each(['proc', 'path'] as const)('confinement property (%s strategy)', (
   });
 
   afterAll(async () => {
-    await fx.verify();
-    await fx.cleanup();
+    try {
+      await fx.verify();
+    } finally {
+      await fx.cleanup();
+    }
   });
 
   it('refused, or what was opened is inside the canonical root', { timeout: 120_000 }, async () => {

@@ -96,10 +96,13 @@ describe('swap race (rows 26 and 27)', () => {
   });
 
   afterEach(async () => {
-    await h?.close();
-    h = undefined;
-    await fx.verify();
-    await fx.cleanup();
+    try {
+      await h?.close();
+      h = undefined;
+      await fx.verify();
+    } finally {
+      await fx.cleanup();
+    }
   });
 
   it('never returns outside bytes or names, and never writes outside (Linux, /proc strategy)', { timeout: 60_000 }, async () => {

@@ -21,13 +21,18 @@ export function useWorkspace(): WorkspaceScenario {
     fx = await createSentinelFixture();
   });
   afterEach(async () => {
-    for (const h of open.splice(0)) {
-      await h.close();
-      assertNoMarker(h.results, fx!.marker);
-    }
-    await fx!.verify();
-    await fx!.cleanup();
+    const current = fx!;
     fx = undefined;
+    try {
+      for (const h of open.splice(0)) {
+        await h.close();
+        assertNoMarker(h.results, current.marker);
+      }
+      await current.verify();
+    } finally {
+      // Removed even when a check failed, so failing runs leave no trees behind.
+      await current.cleanup();
+    }
   });
   return {
     get fx() {
