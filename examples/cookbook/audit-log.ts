@@ -1,6 +1,6 @@
 // Recipe: an audit log observing `result`. Observers get the frozen, final result, in call order
 // within a batch; they cannot change it, and an observer that fails is logged and changes nothing.
-import { appendFileSync, mkdtempSync, readFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHarness, definePlugin, defineTool } from '@weir/core';
@@ -30,7 +30,8 @@ const square = defineTool({
 });
 
 export async function main(): Promise<string[]> {
-  const file = join(mkdtempSync(join(tmpdir(), 'weir-audit-')), 'audit.jsonl');
+  const folder = mkdtempSync(join(tmpdir(), 'weir-audit-'));
+  const file = join(folder, 'audit.jsonl');
   const harness = createHarness();
   harness.tools.register(square);
   await harness.use(auditLog(file));
@@ -40,7 +41,9 @@ export async function main(): Promise<string[]> {
     { id: 'c', name: 'cube', arguments: { n: 5 } },
     { id: 'd', name: 'square', arguments: { n: 15 } },
   ]);
-  return readFileSync(file, 'utf8').trim().split('\n');
+  const lines = readFileSync(file, 'utf8').trim().split('\n');
+  rmSync(folder, { recursive: true, force: true });
+  return lines;
 }
 
 await runIfMain(import.meta.url, main);

@@ -1,6 +1,6 @@
 // Recipe: a sandbox. One plugin provides `ctx.sandbox` (here: confinement to a folder, decided on
 // the real path); every tool that takes a path asks it through `exec.sandbox`: one choke point.
-import { mkdtemp, readFile, realpath, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { createHarness, definePlugin, defineTool, ToolCallError, type PathResolution } from '@weir/core';
@@ -54,6 +54,8 @@ export async function main(): Promise<string[]> {
   for (const path of ['notes.txt', '../../etc/hostname', 'missing.txt']) {
     lines.push(describeResult(path, await harness.executeToolCall({ id: path, name: 'cat', arguments: { path } })));
   }
+  await harness.close();
+  await rm(folder, { recursive: true, force: true });
   return lines;
 }
 

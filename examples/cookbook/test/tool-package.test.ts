@@ -1,8 +1,8 @@
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createHarness, HarnessError, importPlugin, loadPlugins } from '@weir/core';
 import { assertPluginConformance, diffSnapshots, snapshotHarness } from '@weir/core/testing';
 import helloTools from 'weir-tool-hello';
@@ -12,8 +12,15 @@ const cookbookDir = fileURLToPath(new URL('..', import.meta.url));
 // Under vitest the packages resolve to their TypeScript sources, as `tsx --conditions=@weir/source` does.
 const conditions = ['@weir/source', 'node', 'import'];
 
+const apps: string[] = [];
+afterAll(async () => {
+  await Promise.all(apps.map((app) => rm(app, { recursive: true, force: true })));
+});
+
+/** A real package on disk, in the node_modules of a throwaway app folder. */
 async function fakePackage(name: string, source: string): Promise<string> {
   const app = await mkdtemp(join(tmpdir(), 'weir-app-'));
+  apps.push(app);
   const dir = join(app, 'node_modules', name);
   await mkdir(dir, { recursive: true });
   await writeFile(join(dir, 'package.json'), JSON.stringify({ name, version: '1.0.0', type: 'module', exports: './index.js' }));
