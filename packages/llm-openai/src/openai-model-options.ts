@@ -50,9 +50,13 @@ export interface ResolvedOptions {
   readonly onRetry: ((event: RetryEvent) => void) | undefined;
 }
 
+/** Default overall deadline of one call, retries included: 10 minutes, as the official SDKs allow. */
 export const DEFAULT_TIMEOUT_MS = 600_000;
+/** Default longest silence: long enough for a slow first token, far shorter than the deadline. */
 export const DEFAULT_IDLE_TIMEOUT_MS = 120_000;
+/** Default retries after a retryable failure, as the official SDKs do. */
 export const DEFAULT_MAX_RETRIES = 2;
+/** Default longest wait between attempts; a server asking for more gets its error surfaced. */
 export const DEFAULT_MAX_RETRY_DELAY_MS = 60_000;
 
 const CREDENTIAL_HEADER = /authorization|api-key|token|secret/i;
