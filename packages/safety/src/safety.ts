@@ -1,6 +1,5 @@
-import { definePlugin, HarnessError, type Guard, type GuardVerdict, type Plugin, type ToolArguments } from '@weir/core';
+import { argumentsHash, definePlugin, HarnessError, type Guard, type GuardVerdict, type Plugin, type ToolArguments } from '@weir/core';
 import type { Approver } from './approver.js';
-import { argumentsHash } from './canonical-json.js';
 import { DecisionLedger, type DecisionKey } from './decision-ledger.js';
 import { evaluatePolicy, type Policy, type PolicyEvaluation } from './evaluate-policy.js';
 import { resolvePathArguments } from './path-arguments.js';
