@@ -25,7 +25,9 @@ export type HarnessErrorCode =
   | 'SESSION_LOCKED'
   | 'SESSION_WRITE_FAILED'
   | 'SESSION_NOT_FOUND'
-  | 'INVALID_SESSION_ID';
+  | 'SESSION_EXISTS'
+  | 'INVALID_SESSION_ID'
+  | 'INVALID_SESSION_RECORD';
 
 /** A programmer mistake, thrown where it is made (usually at registration), with a stable `code`. */
 export class HarnessError extends Error {

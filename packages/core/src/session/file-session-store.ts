@@ -278,7 +278,7 @@ export function createFileSessionStore(dir: string, options: FileSessionStoreOpt
   };
 }
 
-const exists = (id: string) => new HarnessError('INVALID_SESSION_ID', `A session with id ${id} already exists.`);
+const exists = (id: string) => new HarnessError('SESSION_EXISTS', `A session with id ${id} already exists.`);
 
 /** One record, one write(2). A short write leaves a torn line; it is a failure like ENOSPC, never continued. */
 async function writeOnce(file: SessionFile, bytes: Uint8Array): Promise<void> {

@@ -43,7 +43,7 @@ export function createMemorySessionStore(options: MemorySessionStoreOptions = {}
   };
 
   const begin = (id: string, meta: SessionMeta, copied: readonly SessionRecord[]): Session => {
-    if (sessions.has(id)) throw new HarnessError('INVALID_SESSION_ID', `A session with id ${id} already exists.`);
+    if (sessions.has(id)) throw new HarnessError('SESSION_EXISTS', `A session with id ${id} already exists.`);
     const records = [prepareRecord(meta, 1, meta.created).record, ...copied];
     sessions.set(id, records);
     return openWriter(id, records);

@@ -12,7 +12,7 @@ export interface PreparedRecord {
 /**
  * Stamps an entry with `v`, `seq` and `at`, encodes it, and checks that what a reader will parse back
  * is a valid record: a record that could not be read back is never written. Throws `HarnessError`
- * `SESSION_WRITE_FAILED` (nothing written) when it is not.
+ * `INVALID_SESSION_RECORD` (nothing written) when it is not.
  */
 export function prepareRecord(entry: SessionEntry | SessionMeta, seq: number, at: string): PreparedRecord {
   const { type, ...rest } = entry;
@@ -22,11 +22,11 @@ export function prepareRecord(entry: SessionEntry | SessionMeta, seq: number, at
     bytes = encodeRecord({ v: SESSION_RECORD_VERSION, seq, type, at, ...rest });
     parsed = JSON.parse(new TextDecoder().decode(bytes));
   } catch (error) {
-    throw new HarnessError('SESSION_WRITE_FAILED', `Not written: the ${String(type)} record cannot be stored as JSON (${(error as Error).message}).`, {
+    throw new HarnessError('INVALID_SESSION_RECORD', `Not written: the ${String(type)} record cannot be stored as JSON (${(error as Error).message}).`, {
       cause: error,
     });
   }
   const reason = checkSessionRecord(parsed, seq);
-  if (reason !== undefined) throw new HarnessError('SESSION_WRITE_FAILED', `Not written: invalid record (${reason}).`);
+  if (reason !== undefined) throw new HarnessError('INVALID_SESSION_RECORD', `Not written: invalid record (${reason}).`);
   return { record: deepFreeze(parsed as SessionRecord), bytes };
 }

@@ -34,8 +34,9 @@ export interface Session {
   /**
    * Appends one record with the next `seq` and resolves to it once written (and synced, with
    * `sync: true`). Rejects with `HarnessError` `SESSION_WRITE_FAILED` when the write or sync fails
-   * (the session then refuses all further appends), when the session is closed or failed, or when
-   * the entry is not a valid record (nothing is written then, and the session stays usable).
+   * (the session then refuses all further appends) or when the session is closed or failed, and
+   * with `INVALID_SESSION_RECORD` when the entry is not a valid record (nothing is written then,
+   * and the session stays usable).
    */
   append(entry: SessionEntry, options?: AppendOptions): Promise<SessionRecord>;
   /** Makes every record appended so far durable. Rejects with `SESSION_WRITE_FAILED` like `append`. */
@@ -82,8 +83,8 @@ export interface ForkSessionOptions {
  * Where sessions live. `createMemorySessionStore()` (the default) keeps them for the life of the
  * process; `createFileSessionStore(dir)` keeps one append-only JSONL file per session.
  *
- * Errors are `HarnessError`s: `INVALID_SESSION_ID` (a bad id, or `create`/`fork` with an id that
- * exists), `SESSION_NOT_FOUND`, `SESSION_LOCKED` (another live writer holds it), `SESSION_CORRUPT`
+ * Errors are `HarnessError`s: `INVALID_SESSION_ID` (an id that is not safe as a file name),
+ * `SESSION_EXISTS` (`create`/`fork` with an id that exists), `SESSION_NOT_FOUND`, `SESSION_LOCKED` (another live writer holds it), `SESSION_CORRUPT`
  * (damage a crash cannot explain; a copy is kept), `SESSION_WRITE_FAILED`.
  */
 export interface SessionStore {

@@ -88,12 +88,12 @@ describe('WritableSession', () => {
   it('refuses an invalid entry without writing it, and stays usable', async () => {
     const { session, written } = setup();
     await expect(session.append({ type: 'message', message: { role: 'robot', content: 'x' } } as never)).rejects.toMatchObject({
-      code: 'SESSION_WRITE_FAILED',
+      code: 'INVALID_SESSION_RECORD',
     });
     await expect(session.append({ type: 'tool_call_started', callId: 'c', toolName: 't', arguments: { n: 1n } })).rejects.toMatchObject({
-      code: 'SESSION_WRITE_FAILED',
+      code: 'INVALID_SESSION_RECORD',
     });
-    await expect(session.append({ type: 'session', id: 's', created: AT } as never)).rejects.toMatchObject({ code: 'SESSION_WRITE_FAILED' });
+    await expect(session.append({ type: 'session', id: 's', created: AT } as never)).rejects.toMatchObject({ code: 'INVALID_SESSION_RECORD' });
     expect(written).toEqual([]);
     expect((await session.append(user('fine'))).seq).toBe(2);
   });

@@ -138,11 +138,11 @@ describe.each(stores)('%s session store', (_name, make) => {
     await source.close();
     await expect(store.fork('src', { throughSeq: 2 })).rejects.toMatchObject({ code: 'SESSION_NOT_FOUND' });
     await expect(store.fork('src', { throughSeq: 0 })).rejects.toMatchObject({ code: 'SESSION_NOT_FOUND' });
-    await expect(store.fork('src', { id: 'src' })).rejects.toMatchObject({ code: 'INVALID_SESSION_ID' });
+    await expect(store.fork('src', { id: 'src' })).rejects.toMatchObject({ code: 'SESSION_EXISTS' });
     await expect(store.fork('missing')).rejects.toMatchObject({ code: 'SESSION_NOT_FOUND' });
   });
 
-  it('refuses unsafe ids, unknown sessions and a second create of the same id', async () => {
+  it('refuses unsafe ids (INVALID_SESSION_ID), unknown sessions and a second create of the same id (SESSION_EXISTS)', async () => {
     const { store } = await make();
     for (const id of ['../escape', 'a/b', 'a.b', '', 'x'.repeat(129)]) {
       await expect(store.create({ id })).rejects.toMatchObject({ code: 'INVALID_SESSION_ID' });
@@ -152,9 +152,9 @@ describe.each(stores)('%s session store', (_name, make) => {
     await expect(store.open('nope')).rejects.toMatchObject({ code: 'SESSION_NOT_FOUND' });
     await expect(store.read('nope')).rejects.toMatchObject({ code: 'SESSION_NOT_FOUND' });
     const session = await store.create({ id: 'taken' });
-    await expect(store.create({ id: 'taken' })).rejects.toMatchObject({ code: 'INVALID_SESSION_ID' });
+    await expect(store.create({ id: 'taken' })).rejects.toMatchObject({ code: 'SESSION_EXISTS' });
     await session.close();
-    await expect(store.create({ id: 'taken' })).rejects.toMatchObject({ code: 'INVALID_SESSION_ID' });
+    await expect(store.create({ id: 'taken' })).rejects.toMatchObject({ code: 'SESSION_EXISTS' });
   });
 
   it('lets one writer hold a session: a second open is SESSION_LOCKED until the first closes', async () => {
