@@ -1,4 +1,5 @@
 import { agentStepBench, printAgentStepComparison } from './agent-step-bench.js';
+import { hotReloadBench } from './hot-reload-bench.js';
 import { formatPeerTable, measurePeers } from './peers/measure-peers.js';
 import { pipelineBench } from './pipeline-bench.js';
 
@@ -7,6 +8,7 @@ const quick = process.argv.includes('--quick');
 
 console.log(`weir benchmarks - Node ${process.version}, ${process.platform}/${process.arch}`);
 await pipelineBench();
+await hotReloadBench();
 const agentStep = await agentStepBench();
 
 console.log('\npeers: the same agent turn (K echo tool steps, then text) on other SDKs, each in its own process beside a bare async loop');

@@ -22,8 +22,6 @@ export interface CompiledSchema {
   /** The JSON Schema shown to the model. */
   readonly jsonSchema: JsonSchema;
   readonly validate: Validator;
-  /** Frees what the shared Ajv instance keeps for this schema. */
-  readonly release: () => void;
 }
 
 const require = createRequire(import.meta.url);
@@ -32,13 +30,46 @@ const draft07MetaSchema = require('ajv/dist/refs/json-schema-draft-07.json') as 
 const addFormats = ((addFormatsImport as unknown as { default?: unknown }).default ?? addFormatsImport) as (ajv: Ajv2020) => Ajv2020;
 
 /**
- * One Ajv for the whole process: 2020-12 by default, draft-07 accepted through its meta-schema.
- * `allErrors` so a model learns every mistake in one round; `strict: false` so vendor keywords
- * in published schemas do not break registration (an invalid schema still throws).
+ * A shared Ajv: 2020-12 by default, draft-07 accepted through its meta-schema. `allErrors` so a
+ * model learns every mistake in one round; `strict: false` so vendor keywords in published schemas
+ * do not break registration (an invalid schema still throws).
  */
-const ajv = new Ajv2020({ allErrors: true, strict: false });
-ajv.addMetaSchema(draft07MetaSchema);
-addFormats(ajv);
+function createAjv(): Ajv2020 {
+  const ajv = new Ajv2020({ allErrors: true, strict: false });
+  ajv.addMetaSchema(draft07MetaSchema);
+  addFormats(ajv);
+  return ajv;
+}
+
+/**
+ * Ajv keeps every schema it compiled, and its generated code, for the life of the instance (about
+ * 3 KB each), even after `removeSchema`. So validators are cached by the schema's text: a plugin
+ * reloaded 10,000 times with equal schemas compiles them once. And after this many compilations
+ * a fresh Ajv takes over; the old one is freed once no registered tool uses its validators.
+ */
+const COMPILATIONS_PER_AJV = 1_000;
+
+interface AjvGeneration {
+  readonly ajv: Ajv2020;
+  readonly bySource: Map<string, ValidateFunction>;
+  compilations: number;
+}
+
+let generation: AjvGeneration = { ajv: createAjv(), bySource: new Map(), compilations: 0 };
+
+function compileWithAjv(schema: JsonSchema): ValidateFunction {
+  const source = JSON.stringify(schema);
+  const cached = generation.bySource.get(source);
+  if (cached) return cached;
+  if (generation.compilations >= COMPILATIONS_PER_AJV) generation = { ajv: createAjv(), bySource: new Map(), compilations: 0 };
+  const { ajv } = generation;
+  // A schema with an $id replaces an earlier one of the same $id (a tool changed between reloads).
+  if (typeof schema.$id === 'string' && ajv.getSchema(schema.$id)) ajv.removeSchema(schema.$id);
+  const validate = ajv.compile(schema);
+  generation.compilations += 1;
+  generation.bySource.set(source, validate);
+  return validate;
+}
 
 /** True when `schema` is a Standard Schema that can describe itself as JSON Schema. */
 export function isStandardJsonSchema(schema: unknown): schema is StandardJsonSchema {
@@ -60,13 +91,13 @@ export function compileSchema(schema: unknown, owner: string, options: { require
   if (options.requireObject) assertObjectSchema(jsonSchema, owner);
   let validateFn: ValidateFunction;
   try {
-    validateFn = ajv.compile(jsonSchema);
+    validateFn = compileWithAjv(jsonSchema);
   } catch (error) {
     throw new HarnessError('INVALID_SCHEMA', `${owner}: invalid JSON Schema: ${(error as Error).message}`, { cause: error });
   }
   const validate: Validator = (value) =>
     validateFn(value) ? { ok: true, value } : { ok: false, issues: formatAjvErrors(validateFn.errors ?? []) };
-  return { jsonSchema, validate, release: () => ajv.removeSchema(jsonSchema) };
+  return { jsonSchema, validate };
 }
 
 function compileStandardSchema(schema: StandardJsonSchema, owner: string, options: { requireObject: boolean }): CompiledSchema {
@@ -84,7 +115,7 @@ function compileStandardSchema(schema: StandardJsonSchema, owner: string, option
     const result = standardValidate(value);
     return result instanceof Promise ? result.then(toValidation) : toValidation(result);
   };
-  return { jsonSchema, validate, release: () => undefined };
+  return { jsonSchema, validate };
 }
 
 function assertObjectSchema(schema: JsonSchema, owner: string): void {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { z } from 'zod';
@@ -91,15 +92,36 @@ describe('ToolRegistry', () => {
     expect(validate({ to: 'not an address' })).toMatchObject({ ok: false });
   });
 
-  it('compiles each schema once, at registration, never per call', () => {
+  it('compiles each schema once, at registration, never per call; an equal schema is not compiled again', () => {
     const compile = vi.spyOn(Ajv2020.prototype, 'compile');
+    // Content no earlier test compiled: validators are cached by the schema's text.
+    const unique = randomUUID();
+    const schemas = () => ({
+      parameters: { type: 'object', properties: { title: { type: 'string', description: unique } }, required: ['title'] },
+      output: { schema: { type: 'string', description: unique } },
+    });
     const registry = new ToolRegistry();
-    registry.register(tool({ output: { schema: { type: 'string' } } }));
+    const dispose = registry.register(tool(schemas()));
     expect(compile).toHaveBeenCalledTimes(2);
     const validate = registry.get('read_note')!.arguments.validate;
     for (let i = 0; i < 100; i += 1) validate({ title: `n${i}` });
     expect(compile).toHaveBeenCalledTimes(2);
+    // A plugin reloaded with fresh but equal schema objects reuses the compiled validators.
+    dispose();
+    registry.register(tool(schemas()));
+    expect(compile).toHaveBeenCalledTimes(2);
+    expect(registry.get('read_note')!.arguments.validate({ title: 1 })).toMatchObject({ ok: false });
     compile.mockRestore();
+  });
+
+  it('takes a changed schema that keeps its $id (a tool edited between reloads)', () => {
+    const registry = new ToolRegistry();
+    const id = `https://example.com/${randomUUID()}.json`;
+    const withType = (type: string) => tool({ parameters: { $id: id, type: 'object', properties: { title: { type } }, required: ['title'] } });
+    registry.register(withType('string'))();
+    registry.register(withType('number'));
+    expect(registry.get('read_note')!.arguments.validate({ title: 3 })).toMatchObject({ ok: true });
+    expect(registry.get('read_note')!.arguments.validate({ title: 'three' })).toMatchObject({ ok: false });
   });
 
   it('gives the model view without execute, cached until the registry changes', () => {

@@ -49,7 +49,6 @@ export class ToolRegistry {
       if (this.#tools.get(registered.name) !== registered) return;
       this.#tools.delete(registered.name);
       this.#schemas = undefined;
-      releaseSchemas(registered);
     });
   }
 
@@ -104,13 +103,8 @@ function compileTool(tool: ToolDefinition): RegisteredTool {
   }
   const retryPolicy = normaliseRetry(tool.retry, owner);
   const args = compileSchema(tool.parameters, `${owner} parameters`, { requireObject: true });
-  let outputSchema: CompiledSchema | undefined;
-  try {
-    outputSchema = tool.output?.schema === undefined ? undefined : compileSchema(tool.output.schema, `${owner} output.schema`, { requireObject: false });
-  } catch (error) {
-    args.release();
-    throw error;
-  }
+  const outputSchema =
+    tool.output?.schema === undefined ? undefined : compileSchema(tool.output.schema, `${owner} output.schema`, { requireObject: false });
   return Object.freeze({
     ...tool,
     tier: tool.tier ?? 'dangerous',
@@ -129,9 +123,4 @@ function normaliseRetry(retry: ToolDefinition['retry'], owner: string): ToolRetr
     throw new HarnessError('INVALID_TOOL', `${owner}: retry.retries must be a non-negative integer, got ${String(policy.retries)}.`);
   }
   return policy.retries === 0 ? undefined : policy;
-}
-
-function releaseSchemas(tool: RegisteredTool): void {
-  tool.arguments.release();
-  tool.outputSchema?.release();
 }

@@ -28,7 +28,7 @@ describe('assertPluginConformance', () => {
   });
 
   it('flags a tool without a tier, a terse description and an undescribed parameter', async () => {
-    const sloppy = defineTool({ ...goodTool, tier: undefined, description: 'Shouts.', parameters: { type: 'object', properties: { text: { type: 'string' } } }, examples: [] });
+    const sloppy: ToolDefinition = { ...goodTool, tier: undefined, description: 'Shouts.', parameters: { type: 'object', properties: { text: { type: 'string' } } }, examples: [] };
     const problems = await problemsOf(assertPluginConformance(pluginWith(sloppy)));
     expect(problems.join('\n')).toMatch(/declare a tier/);
     expect(problems.join('\n')).toMatch(/description is too short/);
@@ -36,7 +36,7 @@ describe('assertPluginConformance', () => {
   });
 
   it('flags examples that do not behave as declared', async () => {
-    const wrong = defineTool({ ...goodTool, examples: [{ arguments: { text: 5 } }, { arguments: { text: 'ok' }, expect: { ok: false, code: 'DENIED' } }] });
+    const wrong: ToolDefinition = { ...goodTool, examples: [{ arguments: { text: 5 } }, { arguments: { text: 'ok' }, expect: { ok: false, code: 'DENIED' } }] };
     const problems = await problemsOf(assertPluginConformance(pluginWith(wrong)));
     expect(problems).toHaveLength(2);
     expect(problems[0]).toMatch(/example 0 failed: INVALID_ARGUMENTS/);
