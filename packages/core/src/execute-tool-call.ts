@@ -1,6 +1,7 @@
-import type { ToolCall } from './call-context.js';
+import type { ToolArguments, ToolCall } from './call-context.js';
 import { buildSuccess } from './create-success-result.js';
 import { dispatchCall } from './dispatch-call.js';
+import type { ExecuteOptions } from './harness.js';
 import type { HarnessRuntime } from './harness-runtime.js';
 import { HookFailure } from './hook-failure.js';
 import { hasTaps } from './hooks.js';
@@ -8,20 +9,25 @@ import type { PipelineContext } from './pipeline-context.js';
 import { metaOf } from './pipeline-context.js';
 import { prepareExecution } from './prepare-execution.js';
 import { capContent } from './render-content.js';
-import { failureResult, successResult, type ToolResult } from './tool-result.js';
+import type { ToolCallJournal } from './tool-call-journal.js';
+import { failureResult, successResult, type ToolFailure, type ToolResult } from './tool-result.js';
 
 /**
  * Runs one call through the six stages and returns its final, frozen result. Never throws and
  * never rejects: every failure, including a plugin's, becomes an error result. It does not
  * announce the result: `announceResult` does, so a batch can announce in call order.
  */
-export async function runToolCall(runtime: HarnessRuntime, call: ToolCall, signal: AbortSignal | undefined): Promise<{ result: ToolResult; context: PipelineContext }> {
+export async function runToolCall(
+  runtime: HarnessRuntime,
+  call: ToolCall,
+  options: ExecuteOptions | undefined,
+): Promise<{ result: ToolResult; context: PipelineContext }> {
   const context: PipelineContext = {
     callId: call.id,
     toolName: call.name,
     tool: runtime.tools.get(call.name),
     rawArguments: call.arguments,
-    signal,
+    signal: options?.signal,
     logger: runtime.logger,
     sandbox: runtime.sandbox.current,
     startedAt: performance.now(),
@@ -31,14 +37,20 @@ export async function runToolCall(runtime: HarnessRuntime, call: ToolCall, signa
 
   let result: ToolResult;
   try {
-    const preparation = await prepareExecution(runtime, context, call);
+    const preparation = await prepareExecution(runtime, context, call, options?.approvals);
     if (preparation.status === 'settled') {
       result = preparation.result;
     } else if (preparation.status === 'substitute') {
       result = await createSuccessResult(runtime, context, preparation.value, preparation.content);
     } else {
-      const outcome = await dispatchCall(runtime, context, preparation.arguments);
-      result = outcome.ok ? await createSuccessResult(runtime, context, outcome.value, undefined) : outcome.result;
+      const journal = options?.journal;
+      const unrecorded = journal === undefined ? undefined : await recordStart(journal, context, preparation.arguments);
+      if (unrecorded !== undefined) {
+        result = unrecorded;
+      } else {
+        const outcome = await dispatchCall(runtime, context, preparation.arguments);
+        result = outcome.ok ? await createSuccessResult(runtime, context, outcome.value, undefined) : outcome.result;
+      }
     }
   } catch (error) {
     result = unexpectedFailure(context, error);
@@ -57,6 +69,29 @@ export async function runToolCall(runtime: HarnessRuntime, call: ToolCall, signa
 /** Stage 6b: tell the observers. Their errors are logged by the tap adapter and change nothing. */
 export function announceResult(runtime: HarnessRuntime, result: ToolResult, context: PipelineContext): void {
   if (hasTaps(runtime.hooks.result)) runtime.hooks.result.call(result, context);
+}
+
+/** Tells the run's journal a result is final. Like a `result` observer, its error is logged and changes nothing. */
+export function tellJournal(journal: ToolCallJournal, result: ToolResult, context: PipelineContext): void {
+  try {
+    journal.settled(result);
+  } catch (error) {
+    context.logger.warn({ err: error, callId: context.callId }, 'the tool call journal failed on a result; the result stands');
+  }
+}
+
+/**
+ * Tells the run's journal the call is about to run. Returns `undefined` to go on, or the failure
+ * that settles the call when the journal refuses: a start that could not be recorded never runs.
+ */
+async function recordStart(journal: ToolCallJournal, context: PipelineContext, args: ToolArguments): Promise<ToolFailure | undefined> {
+  try {
+    await journal.started({ callId: context.callId, toolName: context.toolName, tier: context.tool!.tier, arguments: args });
+    return undefined;
+  } catch (error) {
+    context.logger.error({ err: error, callId: context.callId }, 'the tool call journal refused a start; the call does not run');
+    return failureResult(metaOf(context), 'NOT_EXECUTED', `${context.toolName} was not run: its start could not be recorded (${causeMessage(error)}).`);
+  }
 }
 
 /** Stage 4: validate, freeze and render the value, then the createSuccessResult taps. */

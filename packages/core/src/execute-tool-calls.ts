@@ -1,5 +1,6 @@
 import type { ToolCall } from './call-context.js';
-import { announceResult, runToolCall } from './execute-tool-call.js';
+import { announceResult, runToolCall, tellJournal } from './execute-tool-call.js';
+import type { ExecuteOptions } from './harness.js';
 import type { HarnessRuntime } from './harness-runtime.js';
 import type { PipelineContext } from './pipeline-context.js';
 import type { ToolResult } from './tool-result.js';
@@ -9,15 +10,16 @@ export const DEFAULT_TOOL_CONCURRENCY = 8;
 
 /**
  * Runs a batch with at most `concurrency` calls at a time. Results come back, and are announced
- * to `result` observers, in call order, whatever order they finish in: each is announced as soon
+ * to `result` observers (then to the run's journal, if any), in call order, whatever order they finish in: each is announced as soon
  * as every call before it has been.
  */
 export async function runToolCalls(
   runtime: HarnessRuntime,
   calls: readonly ToolCall[],
-  signal: AbortSignal | undefined,
+  options: ExecuteOptions | undefined,
   concurrency: number,
 ): Promise<ToolResult[]> {
+  const journal = options?.journal;
   const settled: ({ result: ToolResult; context: PipelineContext } | undefined)[] = new Array(calls.length);
   let nextToStart = 0;
   let nextToAnnounce = 0;
@@ -26,6 +28,7 @@ export async function runToolCalls(
     while (nextToAnnounce < calls.length && settled[nextToAnnounce] !== undefined) {
       const { result, context } = settled[nextToAnnounce]!;
       announceResult(runtime, result, context);
+      if (journal !== undefined) tellJournal(journal, result, context);
       nextToAnnounce += 1;
     }
   };
@@ -33,7 +36,7 @@ export async function runToolCalls(
   const worker = async () => {
     while (nextToStart < calls.length) {
       const index = nextToStart++;
-      settled[index] = await runToolCall(runtime, calls[index]!, signal);
+      settled[index] = await runToolCall(runtime, calls[index]!, options);
       announceReady();
     }
   };

@@ -1,8 +1,8 @@
-import { ApprovalGate, DEFAULT_APPROVAL_TIMEOUT_MS } from './approval.js';
+import { ApprovalGate, DEFAULT_APPROVAL_TIMEOUT_MS, type ApprovalMemory } from './approval.js';
 import type { ToolCall } from './call-context.js';
 import type { Plugin } from './define-plugin.js';
 import type { AsyncDisposer } from './disposer.js';
-import { announceResult, runToolCall } from './execute-tool-call.js';
+import { announceResult, runToolCall, tellJournal } from './execute-tool-call.js';
 import { DEFAULT_TOOL_CONCURRENCY, runToolCalls } from './execute-tool-calls.js';
 import { GuardList } from './guards.js';
 import type { HarnessRuntime } from './harness-runtime.js';
@@ -11,6 +11,7 @@ import { silentLogger, type Logger } from './logger.js';
 import { PluginHost } from './plugin-host.js';
 import { DEFAULT_MAX_CONTENT_CHARS } from './render-content.js';
 import { SandboxSlot } from './sandbox-slot.js';
+import type { ToolCallJournal } from './tool-call-journal.js';
 import { ToolRegistry } from './tool-registry.js';
 import type { ToolResult } from './tool-result.js';
 
@@ -31,6 +32,14 @@ export interface HarnessOptions {
 export interface ExecuteOptions {
   /** Cancels the call: the body's `exec.signal` aborts and the result is `ABORTED`. */
   readonly signal?: AbortSignal;
+  /**
+   * Approval decisions that outlive this run (an agent passes its session's): a decision stored for
+   * the same call id and the same arguments is reused without asking; a fresh answer is recorded,
+   * awaited, before the body runs. Without it the responder is asked every time.
+   */
+  readonly approvals?: ApprovalMemory;
+  /** Told when each call is about to run (awaited; a rejection keeps the body from running) and when its result is final. */
+  readonly journal?: ToolCallJournal;
 }
 
 export interface ExecuteManyOptions extends ExecuteOptions {
@@ -87,12 +96,13 @@ export function createHarness(options: HarnessOptions = {}): Harness {
     use: (plugin: Plugin) => host.use(plugin),
     plugins: () => host.names(),
     executeToolCall: async (call: ToolCall, callOptions?: ExecuteOptions) => {
-      const { result, context } = await runToolCall(runtime, call, callOptions?.signal);
+      const { result, context } = await runToolCall(runtime, call, callOptions);
       announceResult(runtime, result, context);
+      if (callOptions?.journal !== undefined) tellJournal(callOptions.journal, result, context);
       return result;
     },
     executeToolCalls: (calls: readonly ToolCall[], callOptions?: ExecuteManyOptions) =>
-      runToolCalls(runtime, calls, callOptions?.signal, callOptions?.concurrency ?? DEFAULT_TOOL_CONCURRENCY),
+      runToolCalls(runtime, calls, callOptions, callOptions?.concurrency ?? DEFAULT_TOOL_CONCURRENCY),
     close: () => host.close(),
     [Symbol.asyncDispose]: () => host.close(),
   });

@@ -24,7 +24,8 @@ export type { Dispatch, Preparation, PrepareAction, ResultAction } from './stage
 export { definePlugin, isPlugin } from './define-plugin.js';
 export type { Plugin, PluginContext, PluginHook, PluginHooks, TapOptions } from './define-plugin.js';
 export type { Guard, GuardCall, GuardContext, GuardDecision, GuardVerdict } from './guards.js';
-export type { ApprovalRequest, ApprovalResponder, ApprovalResponse } from './approval.js';
+export type { ApprovalKey, ApprovalMemory, ApprovalRequest, ApprovalResponder, ApprovalResponse } from './approval.js';
+export type { StartingToolCall, ToolCallJournal } from './tool-call-journal.js';
 export type { PathIntent, PathResolution, Sandbox } from './sandbox.js';
 
 export type { AsyncDisposer, Disposer } from './disposer.js';

@@ -1,3 +1,4 @@
+import type { ApprovalMemory } from './approval.js';
 import type { ToolCall } from './call-context.js';
 import { deepFreeze } from './deep-freeze.js';
 import type { HarnessRuntime } from './harness-runtime.js';
@@ -12,10 +13,16 @@ const MAX_LISTED_TOOLS = 100;
 
 /**
  * Stage 1: resolve the tool, parse and validate the arguments, run the prepareExecution taps
- * (each rewrite validated again), then the guards, then approval. Yields `ready` with the final
- * arguments, or the call already settled. A tap or guard that throws rejects with `HookFailure`.
+ * (each rewrite validated again), then the guards, then approval (through `approvals`, when the run
+ * remembers decisions). Yields `ready` with the final arguments, or the call already settled. A tap
+ * or guard that throws rejects with `HookFailure`.
  */
-export async function prepareExecution(runtime: HarnessRuntime, context: PipelineContext, call: ToolCall): Promise<Preparation> {
+export async function prepareExecution(
+  runtime: HarnessRuntime,
+  context: PipelineContext,
+  call: ToolCall,
+  approvals: ApprovalMemory | undefined,
+): Promise<Preparation> {
   const tool = context.tool;
   if (tool === undefined) return { status: 'settled', result: toolNotFound(runtime, context) };
 
@@ -43,7 +50,7 @@ export async function prepareExecution(runtime: HarnessRuntime, context: Pipelin
   const shown = deepFreeze(preparation.arguments);
   const answer = await approval.request(
     { callId: context.callId, toolName: context.toolName, tier: tool.tier, arguments: shown, reason: verdict.reason },
-    { timeoutMs: approvalTimeoutMs, signal: context.signal },
+    { timeoutMs: approvalTimeoutMs, signal: context.signal, memory: approvals },
   );
   if (!answer.approved) return { status: 'settled', result: failureResult(metaOf(context), 'DENIED', answer.message) };
   return { status: 'ready', arguments: shown };
