@@ -6,10 +6,12 @@ import type { TurnResult } from './turn-result.js';
  * What a turn tells a UI, in order: `turn-start`, then per step `model-call-start`, any
  * `text-delta`s (only when the model streams), `model-call-end`, one `tool-start` per call handed
  * to the pipeline, one `tool-result` per call in call order once the step's batch has settled, and
- * finally `turn-end`. A turn that rejects (the model call failed) ends without `turn-end`.
+ * finally `turn-end`. A turn that rejects (the model call or the session failed) ends without
+ * `turn-end`. The calls `agent.resume()` runs before its first model call are step 0.
  */
 export type AgentEvent =
-  | { readonly type: 'turn-start'; readonly text: string }
+  /** `resumed` (text `''`) when `agent.resume()` finishes a session's interrupted turn. */
+  | { readonly type: 'turn-start'; readonly text: string; readonly resumed?: true }
   | { readonly type: 'model-call-start'; readonly step: number }
   | { readonly type: 'text-delta'; readonly step: number; readonly text: string }
   | { readonly type: 'model-call-end'; readonly step: number; readonly response: ModelResponse }

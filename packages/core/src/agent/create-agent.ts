@@ -1,9 +1,14 @@
 import type { Harness } from '../harness.js';
 import { HarnessError } from '../harness-error.js';
-import type { LanguageModel, Message } from '../model.js';
+import type { LanguageModel, Message, ModelToolCall } from '../model.js';
+import { type InterruptedCall, UNSTARTED_CALL_CONTENT } from '../session/rebuild-history.js';
+import type { Session } from '../session/session-store.js';
+import { failureResult } from '../tool-result.js';
 import type { AgentEvent, AgentEventListener } from './agent-event.js';
 import { linkSignals } from './link-signals.js';
-import { runTurn } from './run-turn.js';
+import { runTurn, type TurnContext, type TurnInput } from './run-turn.js';
+import { SessionRecorder } from './session-recorder.js';
+import { toolMessage } from './tool-messages.js';
 import type { TurnResult } from './turn-result.js';
 
 /** Model calls one turn may make when `maxSteps` is not given. */
@@ -22,6 +27,14 @@ export interface AgentOptions {
   readonly toolConcurrency?: number;
   /** Aborts the running turn and every later one (an application shutting down, say). */
   readonly signal?: AbortSignal;
+  /**
+   * An open session (`store.create()` or `store.open(id)`) the conversation lives in. The history
+   * starts as the session's (its stored system message wins over `system`, which is recorded only
+   * when the session has no messages yet), and every turn records its messages, each call's start
+   * and result, the approval answers and its end. The caller opens and closes the session; one
+   * agent per session.
+   */
+  readonly session?: Session;
 }
 
 /** Per-turn options of `agent.turn`. */
@@ -41,12 +54,33 @@ export interface Agent {
    */
   readonly messages: readonly Message[];
   /**
+   * The calls the session's history answered as interrupted when the agent was created (they have
+   * no recorded result): `started: true` ones may or may not have taken effect. Empty without a session.
+   */
+  readonly interrupted: readonly InterruptedCall[];
+  /**
+   * The calls of the session's last turn that were requested and never started, still unanswered:
+   * `resume()` runs them, the next `turn()` answers them as not run. Empty without a session.
+   */
+  readonly pending: readonly ModelToolCall[];
+  /** True when the session's last turn was cut off before its end: `resume()` finishes it. */
+  readonly turnOpen: boolean;
+  /**
    * Runs one turn of `text`. Resolves with the final text, the steps, the tool results, the usage
    * and why it stopped (aborts resolve with `aborted`). Rejects with `HarnessError`:
    * `MODEL_CALL_FAILED` (the model call failed; the cause is attached), `INVALID_MODEL_RESPONSE`,
-   * or `AGENT_BUSY` when another turn of this agent is still running.
+   * `AGENT_BUSY` when another turn of this agent is still running, and, with a session,
+   * `SESSION_WRITE_FAILED` or `INVALID_SESSION_RECORD` when a record fails: the turn stops there,
+   * no later tool body runs, and every later turn rejects with the same error (reopen the session).
    */
   turn(text: string, options?: TurnOptions): Promise<TurnResult>;
+  /**
+   * Finishes the turn the session's last process left open (`turnOpen`): runs its `pending` calls
+   * through the pipeline (stored approval decisions are reused, nobody is asked twice), then goes
+   * on like a turn, without new user text. Resolves at once with `stop` and no steps when no turn is
+   * open. Rejects like `turn`.
+   */
+  resume(options?: TurnOptions): Promise<TurnResult>;
 }
 
 /**
@@ -54,7 +88,7 @@ export interface Agent {
  * (a programmer mistake, caught where it is made).
  */
 export function createAgent(options: AgentOptions): Agent {
-  const { model, harness, system, signal: agentSignal } = options;
+  const { model, harness, system, signal: agentSignal, session } = options;
   if (typeof model?.complete !== 'function') throw new TypeError('createAgent: model must implement LanguageModel (a complete() method).');
   if (typeof harness?.executeToolCalls !== 'function') throw new TypeError('createAgent: harness must be made by createHarness().');
   if (system !== undefined && typeof system !== 'string') throw new TypeError('createAgent: system must be a string.');
@@ -67,36 +101,110 @@ export function createAgent(options: AgentOptions): Agent {
     throw new TypeError(`createAgent: toolConcurrency must be a positive integer, got ${String(toolConcurrency)}.`);
   }
 
-  const messages: Message[] = system === undefined ? [] : [Object.freeze({ role: 'system', content: system })];
+  if (session !== undefined && !isSession(session)) {
+    throw new TypeError('createAgent: session must be an open Session (from store.create() or store.open()).');
+  }
+
+  const resumed = session === undefined ? undefined : resumeSession(session, system, harness);
+  const messages: Message[] = resumed?.messages ?? (system === undefined ? [] : [Object.freeze({ role: 'system', content: system })]);
+  const recorder = resumed?.recorder;
+  let pending = resumed?.pending ?? NO_CALLS;
+  let turnOpen = resumed?.turnOpen ?? false;
   let busy = false;
 
-  const turn = async (text: string, turnOptions: TurnOptions = {}): Promise<TurnResult> => {
-    if (typeof text !== 'string') throw new TypeError(`agent.turn: text must be a string, got ${typeof text}.`);
+  const run = async (method: string, input: TurnInput, turnOptions: TurnOptions): Promise<TurnResult> => {
     // Two turns appending to one history at once would interleave their messages.
-    if (busy) throw new HarnessError('AGENT_BUSY', 'agent.turn was called while another turn of this agent is running. Await it first.');
+    if (busy) throw new HarnessError('AGENT_BUSY', `agent.${method} was called while another turn of this agent is running. Await it first.`);
     busy = true;
     const linked = linkSignals(agentSignal, turnOptions.signal);
     try {
-      return await runTurn(
-        {
-          model,
-          harness,
-          messages,
-          maxSteps,
-          toolConcurrency,
-          signal: linked.signal,
-          emit: guardListener(turnOptions.onEvent, harness),
-          stream: turnOptions.stream ?? turnOptions.onEvent !== undefined,
-        },
-        text,
-      );
+      const context: TurnContext = {
+        model,
+        harness,
+        messages,
+        maxSteps,
+        toolConcurrency,
+        recorder,
+        signal: linked.signal,
+        emit: guardListener(turnOptions.onEvent, harness),
+        stream: turnOptions.stream ?? turnOptions.onEvent !== undefined,
+      };
+      // A turn whose signal has already aborted never starts (runTurn leaves everything as it was).
+      if (turnOpen && !linked.signal?.aborted) {
+        recorder?.check();
+        // The user moved on: the calls left unrun are answered as such, as a rebuilt history answers them.
+        if ('text' in input) answerNotRun(messages, pending, recorder);
+        // From here the cut-off turn is either finished (resume) or left behind (a new turn).
+        pending = NO_CALLS;
+        turnOpen = false;
+      }
+      return await runTurn(context, input);
     } finally {
       linked.unlink();
       busy = false;
     }
   };
 
-  return Object.freeze({ messages, turn });
+  const agent: Agent = {
+    messages,
+    interrupted: resumed?.interrupted ?? NO_INTERRUPTED,
+    get pending() {
+      return pending;
+    },
+    get turnOpen() {
+      return turnOpen;
+    },
+    turn: (text, turnOptions = {}) => {
+      if (typeof text !== 'string') return Promise.reject(new TypeError(`agent.turn: text must be a string, got ${typeof text}.`));
+      return run('turn', { text }, turnOptions);
+    },
+    resume: (turnOptions = {}) => {
+      if (!turnOpen) return Promise.resolve({ text: '', stopReason: 'stop', steps: [], toolResults: [], usage: undefined });
+      return run('resume', { resume: pending }, turnOptions);
+    },
+  };
+  return Object.freeze(agent);
+}
+
+const NO_CALLS: readonly ModelToolCall[] = Object.freeze([]);
+const NO_INTERRUPTED: readonly InterruptedCall[] = Object.freeze([]);
+
+function isSession(value: unknown): value is Session {
+  const candidate = value as Partial<Session> | null;
+  return typeof candidate?.append === 'function' && typeof candidate.history === 'function' && typeof candidate.sync === 'function';
+}
+
+/**
+ * The history a session holds, ready for the agent: the stored messages (the unrun calls of a
+ * turn cut off before its end left unanswered, for `resume()`), and a recorder for what comes next.
+ * A new session records the system message first.
+ */
+function resumeSession(session: Session, system: string | undefined, harness: Harness) {
+  const history = session.history({ pending: 'leave' });
+  const recorder = new SessionRecorder(session, history.approvals);
+  const messages: Message[] = history.messages.map((message) => Object.freeze(message));
+  if (messages.length === 0) {
+    if (system !== undefined) {
+      const first = Object.freeze({ role: 'system' as const, content: system });
+      messages.push(first);
+      recorder.message(first);
+    }
+  } else if (system !== undefined && !(messages[0]?.role === 'system' && messages[0].content === system)) {
+    // The conversation is what it was: a prompt changed since would rewrite history the model already answered.
+    harness.logger.warn({ sessionId: session.id }, 'createAgent: the session keeps its own system message; the system option is ignored');
+  }
+  const last = messages.at(-1);
+  const cutOff = history.turnOpen && (history.pending.length > 0 || last?.role === 'user' || last?.role === 'tool');
+  return { messages, recorder, pending: history.pending, interrupted: history.interrupted, turnOpen: cutOff };
+}
+
+/** Answers calls left unrun, in the history and in the session, the way a rebuilt history answers them. */
+function answerNotRun(messages: Message[], calls: readonly ModelToolCall[], recorder: SessionRecorder | undefined): void {
+  for (const call of calls) {
+    const result = failureResult({ callId: call.id, toolName: call.name, durationMs: 0, attempts: 0 }, 'NOT_EXECUTED', UNSTARTED_CALL_CONTENT, UNSTARTED_CALL_CONTENT);
+    messages.push(Object.freeze(toolMessage(result)));
+    recorder?.result(result);
+  }
 }
 
 /** A listener that throws is logged and ignored: a UI's bug must not break the turn. */

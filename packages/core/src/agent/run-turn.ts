@@ -1,15 +1,18 @@
-import type { Harness } from '../harness.js';
+import type { ExecuteManyOptions, Harness } from '../harness.js';
 import { HarnessError, isHarnessError } from '../harness-error.js';
 import type { AssistantMessage, LanguageModel, Message, ModelResponse, ModelToolCall, Usage } from '../model.js';
 import type { ToolResult } from '../tool-result.js';
 import { addUsage } from './add-usage.js';
 import type { AgentEvent } from './agent-event.js';
 import { callModel } from './call-model.js';
+import type { SessionRecorder } from './session-recorder.js';
 import { notExecutedResults, toolMessage } from './tool-messages.js';
 import type { AgentStep, StopReason, TurnResult } from './turn-result.js';
 
 /** Everything one turn reads. `messages` is the agent's own history: the turn appends to it in place. */
 export interface TurnContext {
+  /** The agent's session, when it has one: every message, each call's start and result, and the turn's end are recorded. */
+  readonly recorder: SessionRecorder | undefined;
   readonly model: LanguageModel;
   readonly harness: Harness;
   readonly messages: Message[];
@@ -25,6 +28,9 @@ export interface TurnContext {
 const NO_RESULTS: readonly ToolResult[] = Object.freeze([]);
 const ABORTED = Symbol('aborted');
 
+/** What starts a turn: the user's text, or (resuming a session) the calls its last turn left unrun. */
+export type TurnInput = { readonly text: string } | { readonly resume: readonly ModelToolCall[] };
+
 /**
  * One turn: the user's text, then steps until the model answers without tool calls or a stop
  * condition holds. Each step has three phases: think (one model call over the whole history),
@@ -32,49 +38,92 @@ const ABORTED = Symbol('aborted');
  * result, success or error, goes into the history as a tool message). Nothing here copies the
  * history: a step costs the same at step 1,000 as at step 10.
  *
- * Resolves with a stop reason for every expected end, aborts included. Rejects only when the
- * model call fails (`MODEL_CALL_FAILED`) or answers outside the spec (`INVALID_MODEL_RESPONSE`);
- * the history then holds every step that completed, each tool call answered.
+ * With a session, each message is recorded as it joins the history, each call's start before its
+ * body runs (durably, unless the tool is read-only), each result, a sync after each batch, and the
+ * turn's end (durably, whatever the stop reason).
+ *
+ * Resolves with a stop reason for every expected end, aborts included. Rejects when the model call
+ * fails (`MODEL_CALL_FAILED`) or answers outside the spec (`INVALID_MODEL_RESPONSE`), the history
+ * then holding every step that completed, each tool call answered; and with the session's error
+ * (`SESSION_WRITE_FAILED`, `INVALID_SESSION_RECORD`) as soon as a record fails: the turn stops there.
  */
-export async function runTurn(context: TurnContext, text: string): Promise<TurnResult> {
-  const { messages, maxSteps, signal, emit } = context;
+export async function runTurn(context: TurnContext, input: TurnInput): Promise<TurnResult> {
+  const { messages, maxSteps, signal, emit, recorder } = context;
   const steps: AgentStep[] = [];
   const toolResults: ToolResult[] = [];
+  const options = { signal, concurrency: context.toolConcurrency, approvals: recorder?.approvals, journal: recorder?.journal };
   let usage: Usage | undefined;
   let lastText = '';
 
-  const end = (stopReason: StopReason): TurnResult => {
+  const end = async (stopReason: StopReason): Promise<TurnResult> => {
+    // The end is durable before the caller hears of it: a turn that reports an end has recorded it.
+    await recorder?.turnEnd(stopReason);
     const result: TurnResult = { text: lastText, stopReason, steps, toolResults, usage };
     emit?.({ type: 'turn-end', result });
     return result;
   };
 
-  emit?.({ type: 'turn-start', text });
-  // A turn whose signal has already aborted never starts: the history stays as it was.
-  if (signal?.aborted) return end('aborted');
-  messages.push(Object.freeze({ role: 'user', content: text }));
+  // A session that failed no longer matches the history: nothing more is done with it.
+  recorder?.check();
+  const text = 'text' in input ? input.text : '';
+  emit?.('text' in input ? { type: 'turn-start', text } : { type: 'turn-start', text, resumed: true });
+  // A turn whose signal has already aborted never starts: the history (and the session) stay as they were.
+  if (signal?.aborted) {
+    const result: TurnResult = { text: '', stopReason: 'aborted', steps, toolResults, usage };
+    emit?.({ type: 'turn-end', result });
+    return result;
+  }
 
-  for (;;) {
-    if (signal?.aborted) return end('aborted');
-    if (steps.length >= maxSteps) return end('max_steps');
-    const index = steps.length + 1;
+  try {
+    if ('text' in input) {
+      const user = Object.freeze({ role: 'user' as const, content: text });
+      messages.push(user);
+      recorder?.message(user);
+    } else if (input.resume.length > 0) {
+      // The calls the last process never started: they run now, through the whole pipeline (stored approvals reused).
+      const results = await act(context, 0, input.resume, options);
+      observe(context, 0, input.resume, results, toolResults);
+      await recorder?.checkpoint();
+    }
 
-    const response = await think(context, index);
-    if (response === ABORTED) return end('aborted');
-    usage = addUsage(usage, response.usage);
-    lastText = response.text !== '' ? response.text : (response.refusal ?? '');
-    messages.push(assistantMessage(response, lastText));
+    for (;;) {
+      if (signal?.aborted) return await end('aborted');
+      if (steps.length >= maxSteps) return await end('max_steps');
+      recorder?.check();
+      const index = steps.length + 1;
 
-    const calls = response.toolCalls;
-    // Tool calls of a cut-off, filtered or failed answer may be incomplete: they never run.
-    const runnable = response.finishReason === 'stop' || response.finishReason === 'tool_calls';
-    const results = calls.length === 0 ? NO_RESULTS : runnable ? await act(context, index, calls) : notExecutedResults(calls, response.finishReason);
+      const response = await think(context, index);
+      if (response === ABORTED) return await end('aborted');
+      usage = addUsage(usage, response.usage);
+      lastText = response.text !== '' ? response.text : (response.refusal ?? '');
+      const assistant = assistantMessage(response, lastText);
+      messages.push(assistant);
+      recorder?.message(assistant);
 
-    observe(context, index, calls, results, toolResults);
-    steps.push({ index, response, toolResults: results });
+      const calls = response.toolCalls;
+      // Tool calls of a cut-off, filtered or failed answer may be incomplete: they never run.
+      const runnable = response.finishReason === 'stop' || response.finishReason === 'tool_calls';
+      let results = NO_RESULTS;
+      if (calls.length > 0 && runnable) {
+        results = await act(context, index, calls, options);
+      } else if (calls.length > 0) {
+        results = notExecutedResults(calls, response.finishReason);
+        // They never entered the pipeline, so its journal did not see them.
+        if (recorder !== undefined) for (const result of results) recorder.result(result);
+      }
 
-    if (!runnable) return end(response.finishReason as StopReason);
-    if (calls.length === 0) return end('stop');
+      observe(context, index, calls, results, toolResults);
+      steps.push({ index, response, toolResults: results });
+      // After each batch: every result durable, and any failed record stops the turn here.
+      if (calls.length > 0) await recorder?.checkpoint();
+
+      if (!runnable) return await end(response.finishReason as StopReason);
+      if (calls.length === 0) return await end('stop');
+    }
+  } catch (error) {
+    // A turn that fails still closes its record, so a reader can tell a failed turn from a crash.
+    if (recorder !== undefined && !recorder.failed) await recorder.turnEnd('failed').catch(() => undefined);
+    throw error;
   }
 }
 
@@ -98,10 +147,10 @@ async function think(context: TurnContext, index: number): Promise<ModelResponse
 }
 
 /** Phase 2: the answer's calls through the six stages, bounded concurrency, results in call order. */
-function act(context: TurnContext, index: number, calls: readonly ModelToolCall[]): Promise<readonly ToolResult[]> {
+function act(context: TurnContext, index: number, calls: readonly ModelToolCall[], options: ExecuteManyOptions): Promise<readonly ToolResult[]> {
   const { emit } = context;
   if (emit !== undefined) for (const call of calls) emit({ type: 'tool-start', step: index, call });
-  return context.harness.executeToolCalls(calls, { signal: context.signal, concurrency: context.toolConcurrency });
+  return context.harness.executeToolCalls(calls, options);
 }
 
 /** Phase 3: every result back into the history, errors included, so the model reads them and adapts. */
