@@ -1,14 +1,13 @@
 import type { Harness } from '../harness.js';
 import { HarnessError } from '../harness-error.js';
 import type { LanguageModel, Message, ModelToolCall } from '../model.js';
-import { type InterruptedCall, UNSTARTED_CALL_CONTENT } from '../session/rebuild-history.js';
+import type { InterruptedCall } from '../session/rebuild-history.js';
 import type { Session } from '../session/session-store.js';
-import { failureResult } from '../tool-result.js';
 import type { AgentEvent, AgentEventListener } from './agent-event.js';
 import { linkSignals } from './link-signals.js';
 import { runTurn, type TurnContext, type TurnInput } from './run-turn.js';
-import { SessionRecorder } from './session-recorder.js';
-import { toolMessage } from './tool-messages.js';
+import { resumeSession } from './resume-session.js';
+import { toolMessage, unstartedResults } from './tool-messages.js';
 import type { TurnResult } from './turn-result.js';
 
 /** Model calls one turn may make when `maxSteps` is not given. */
@@ -105,7 +104,7 @@ export function createAgent(options: AgentOptions): Agent {
     throw new TypeError('createAgent: session must be an open Session (from store.create() or store.open()).');
   }
 
-  const resumed = session === undefined ? undefined : resumeSession(session, system, harness);
+  const resumed = session === undefined ? undefined : resumeSession(session, system, harness.logger);
   const messages: Message[] = resumed?.messages ?? (system === undefined ? [] : [Object.freeze({ role: 'system', content: system })]);
   const recorder = resumed?.recorder;
   let pending = resumed?.pending ?? NO_CALLS;
@@ -133,7 +132,12 @@ export function createAgent(options: AgentOptions): Agent {
       if (turnOpen && !linked.signal?.aborted) {
         recorder?.check();
         // The user moved on: the calls left unrun are answered as such, as a rebuilt history answers them.
-        if ('text' in input) answerNotRun(messages, pending, recorder);
+        if ('text' in input) {
+          for (const result of unstartedResults(pending)) {
+            messages.push(Object.freeze(toolMessage(result)));
+            recorder?.result(result);
+          }
+        }
         // From here the cut-off turn is either finished (resume) or left behind (a new turn).
         pending = NO_CALLS;
         turnOpen = false;
@@ -172,39 +176,6 @@ const NO_INTERRUPTED: readonly InterruptedCall[] = Object.freeze([]);
 function isSession(value: unknown): value is Session {
   const candidate = value as Partial<Session> | null;
   return typeof candidate?.append === 'function' && typeof candidate.history === 'function' && typeof candidate.sync === 'function';
-}
-
-/**
- * The history a session holds, ready for the agent: the stored messages (the unrun calls of a
- * turn cut off before its end left unanswered, for `resume()`), and a recorder for what comes next.
- * A new session records the system message first.
- */
-function resumeSession(session: Session, system: string | undefined, harness: Harness) {
-  const history = session.history({ pending: 'leave' });
-  const recorder = new SessionRecorder(session, history.approvals);
-  const messages: Message[] = history.messages.map((message) => Object.freeze(message));
-  if (messages.length === 0) {
-    if (system !== undefined) {
-      const first = Object.freeze({ role: 'system' as const, content: system });
-      messages.push(first);
-      recorder.message(first);
-    }
-  } else if (system !== undefined && !(messages[0]?.role === 'system' && messages[0].content === system)) {
-    // The conversation is what it was: a prompt changed since would rewrite history the model already answered.
-    harness.logger.warn({ sessionId: session.id }, 'createAgent: the session keeps its own system message; the system option is ignored');
-  }
-  const last = messages.at(-1);
-  const cutOff = history.turnOpen && (history.pending.length > 0 || last?.role === 'user' || last?.role === 'tool');
-  return { messages, recorder, pending: history.pending, interrupted: history.interrupted, turnOpen: cutOff };
-}
-
-/** Answers calls left unrun, in the history and in the session, the way a rebuilt history answers them. */
-function answerNotRun(messages: Message[], calls: readonly ModelToolCall[], recorder: SessionRecorder | undefined): void {
-  for (const call of calls) {
-    const result = failureResult({ callId: call.id, toolName: call.name, durationMs: 0, attempts: 0 }, 'NOT_EXECUTED', UNSTARTED_CALL_CONTENT, UNSTARTED_CALL_CONTENT);
-    messages.push(Object.freeze(toolMessage(result)));
-    recorder?.result(result);
-  }
 }
 
 /** A listener that throws is logged and ignored: a UI's bug must not break the turn. */

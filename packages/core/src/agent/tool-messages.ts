@@ -1,4 +1,5 @@
 import type { FinishReason, ModelToolCall, ToolMessage } from '../model.js';
+import { UNSTARTED_CALL_CONTENT } from '../session/rebuild-history.js';
 import { failureResult, type ToolFailure, type ToolResult } from '../tool-result.js';
 
 /** The history entry for one result: what the model reads, with `isError` set for failures. */
@@ -22,5 +23,16 @@ export function notExecutedResults(calls: readonly ModelToolCall[], finishReason
   const why = NOT_RUN[finishReason] ?? `the answer ended with "${finishReason}".`;
   return calls.map((call) =>
     failureResult({ callId: call.id, toolName: call.name, durationMs: 0, attempts: 0 }, 'NOT_EXECUTED', `${call.name} was not run: ${why}`),
+  );
+}
+
+/**
+ * Results for calls a resumed session left unrun when the user moves on instead of resuming: each
+ * is a `NOT_EXECUTED` failure whose content is exactly what a rebuilt history answers them with, so
+ * the live history and the reopened one stay equal.
+ */
+export function unstartedResults(calls: readonly ModelToolCall[]): ToolFailure[] {
+  return calls.map((call) =>
+    failureResult({ callId: call.id, toolName: call.name, durationMs: 0, attempts: 0 }, 'NOT_EXECUTED', UNSTARTED_CALL_CONTENT, UNSTARTED_CALL_CONTENT),
   );
 }
