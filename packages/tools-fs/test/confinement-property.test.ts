@@ -123,7 +123,8 @@ describe.each(['proc', 'path'] as const)('confinement property (%s strategy)', (
       { numRuns: 1500 },
     );
     // The property is not vacuous: plenty of generated paths were opened.
-    expect(opened).toBeGreaterThan(300);
+    // About a quarter of generated paths open (seed-dependent, 300-450 seen); 150 is far from vacuous.
+    expect(opened).toBeGreaterThan(150);
     await fx.verify();
   });
 
