@@ -3,7 +3,7 @@ import type { ToolArguments } from './call-context.js';
 import { createDisposer, type Disposer } from './disposer.js';
 import type { ToolTier } from './define-tool.js';
 import { HarnessError } from './harness-error.js';
-import { argumentsHash } from './session/canonical-json.js';
+import { argumentsHash } from './canonical-json.js';
 
 /** What a person (or a policy) is asked. The arguments are the exact, final, frozen ones the body will get. */
 export interface ApprovalRequest {

@@ -53,3 +53,5 @@ export * from './session/index.js';
 
 export { importPlugin, loadPlugins } from './import-plugin.js';
 export type { ImportPluginOptions } from './import-plugin.js';
+
+export { argumentsHash, canonicalJson } from './canonical-json.js';

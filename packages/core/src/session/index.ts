@@ -21,5 +21,4 @@ export type { InterruptedCall, RebuildHistoryOptions, SessionHistory } from './r
 export { ApprovalLedger } from './approval-ledger.js';
 export type { ApprovalDecisionRecord } from './approval-ledger.js';
 
-export { argumentsHash, canonicalJson } from './canonical-json.js';
 export { createSessionId, isValidSessionId } from './session-id.js';

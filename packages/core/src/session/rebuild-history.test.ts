@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../model.js';
-import { argumentsHash } from './canonical-json.js';
+import { argumentsHash } from '../canonical-json.js';
 import { prepareRecord } from './prepare-record.js';
 import { INTERRUPTED_CALL_CONTENT, rebuildHistory, UNSTARTED_CALL_CONTENT } from './rebuild-history.js';
 import type { SessionEntry, SessionRecord } from './session-record.js';
