@@ -13,6 +13,8 @@ export interface ApprovalRequest {
   readonly arguments: ToolArguments;
   /** Why approval is needed (the asking guard's reason). */
   readonly reason: string | undefined;
+  /** The owner of the guard that asked, so a responder can tell a protected-path ask from a mode's. */
+  readonly askedBy: string | undefined;
   /** Aborts when the call is cancelled or the answer took too long: close the prompt. */
   readonly signal: AbortSignal;
 }

@@ -49,7 +49,7 @@ export async function prepareExecution(
   // The person sees exactly what the body will get: freeze it so nothing can change it after approval.
   const shown = deepFreeze(preparation.arguments);
   const answer = await approval.request(
-    { callId: context.callId, toolName: context.toolName, tier: tool.tier, arguments: shown, reason: verdict.reason },
+    { callId: context.callId, toolName: context.toolName, tier: tool.tier, arguments: shown, reason: verdict.reason, askedBy: verdict.by },
     { timeoutMs: approvalTimeoutMs, signal: context.signal, memory: approvals },
   );
   if (!answer.approved) return { status: 'settled', result: failureResult(metaOf(context), 'DENIED', answer.message) };

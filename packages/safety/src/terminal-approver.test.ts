@@ -33,6 +33,7 @@ function request(overrides: Partial<ApproverRequest> = {}): ApproverRequest {
     tier: 'write',
     arguments: { path: 'invoice\u202Etxt.exe', content: 'hi' },
     reason: 'write_file is a write tool',
+    askedBy: 'safety',
     signal: new AbortController().signal,
     session: { description: 'write_file on src/**' },
     ...overrides,

@@ -19,7 +19,7 @@ describe('stage 1: approval', () => {
     const result = await harness.executeToolCall({ id: 'call-7', name: 'echo', arguments: { text: 'first' } });
     expect(result).toMatchObject({ ok: true, content: 'final' });
     expect(requests).toHaveLength(1);
-    expect(requests[0]).toMatchObject({ callId: 'call-7', toolName: 'echo', tier: 'write', arguments: { text: 'final' }, reason: 'needs a person' });
+    expect(requests[0]).toMatchObject({ callId: 'call-7', toolName: 'echo', tier: 'write', arguments: { text: 'final' }, reason: 'needs a person', askedBy: 'test-plugin' });
     expect(body.mock.calls[0]?.[0]).toEqual({ text: 'final' });
   });
 
