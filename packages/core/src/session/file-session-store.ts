@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
 import { HarnessError, isHarnessError } from '../harness-error.js';
 import { silentLogger, type Logger } from '../logger.js';
-import { checkForkPoint } from './check-fork-point.js';
+import { planFork } from './plan-fork.js';
 import { prepareRecord } from './prepare-record.js';
 import { encodeRecord } from './record-codec.js';
 import { scanSessionLog, type LogDamage } from './scan-session-log.js';
@@ -10,7 +10,7 @@ import { nodeSessionFileSystem, O_APPEND, O_CREAT, O_EXCL, O_RDWR, type SessionF
 import { assertSessionId, createSessionId, isValidSessionId } from './session-id.js';
 import { acquireSessionLock, isProcessAlive, type ReleaseLock } from './session-lock.js';
 import type { SessionMeta, SessionRecord } from './session-record.js';
-import type { CreateSessionOptions, ForkSessionOptions, Session, SessionRecovery, SessionStore, SessionSummary } from './session-store.js';
+import type { CreateSessionOptions, ForkSessionOptions, SessionRecovery, SessionStore, SessionSummary } from './session-store.js';
 import { byUpdatedDescending, summarizeSession } from './summarize-session.js';
 import { WritableSession } from './writable-session.js';
 import { writeFileDurably } from './write-file-durably.js';
@@ -240,21 +240,8 @@ export function createFileSessionStore(dir: string, options: FileSessionStoreOpt
     },
 
     async fork(sourceId, fork: ForkSessionOptions = {}) {
-      const source = await read(sourceId);
-      const through = checkForkPoint(sourceId, source, fork.throughSeq);
-      const at = now();
-      const id = fork.id ?? createSessionId(at.getTime());
-      assertSessionId(id);
-      const title = fork.title ?? (source[0]?.type === 'session' ? source[0].title : undefined);
-      const meta: SessionMeta = {
-        type: 'session',
-        id,
-        created: at.toISOString(),
-        forkedFrom: { id: sourceId, seq: through },
-        ...(title === undefined ? {} : { title }),
-      };
+      const { id, meta, copied } = planFork(sourceId, await read(sourceId), fork, now());
       const first = prepareRecord(meta, 1, meta.created);
-      const copied = source.slice(1, through);
       return guard(`forking session ${sourceId} into ${id}`, async () => {
         await ensureDirectory(root);
         await refuseExisting(id);

@@ -4,7 +4,7 @@ import { prepareRecord } from './prepare-record.js';
 import { assertSessionId, createSessionId } from './session-id.js';
 import type { SessionMeta, SessionRecord } from './session-record.js';
 import type { CreateSessionOptions, ForkSessionOptions, Session, SessionStore, SessionSummary } from './session-store.js';
-import { checkForkPoint } from './check-fork-point.js';
+import { planFork } from './plan-fork.js';
 import { byUpdatedDescending, summarizeSession } from './summarize-session.js';
 import { WritableSession } from './writable-session.js';
 
@@ -74,20 +74,8 @@ export function createMemorySessionStore(options: MemorySessionStoreOptions = {}
       return summaries.sort(byUpdatedDescending);
     },
     async fork(sourceId, fork: ForkSessionOptions = {}) {
-      const source = recordsOf(sourceId);
-      const through = checkForkPoint(sourceId, source, fork.throughSeq);
-      const at = now();
-      const id = fork.id ?? createSessionId(at.getTime());
-      assertSessionId(id);
-      const title = fork.title ?? (source[0]?.type === 'session' ? source[0].title : undefined);
-      const meta: SessionMeta = {
-        type: 'session',
-        id,
-        created: at.toISOString(),
-        forkedFrom: { id: sourceId, seq: through },
-        ...(title === undefined ? {} : { title }),
-      };
-      return begin(id, meta, source.slice(1, through));
+      const { id, meta, copied } = planFork(sourceId, recordsOf(sourceId), fork, now());
+      return begin(id, meta, copied);
     },
   };
 }
