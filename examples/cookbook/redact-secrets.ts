@@ -6,7 +6,7 @@ import { describeResult, runIfMain } from './run-if-main.js';
 const SECRETS = [/sk-[A-Za-z0-9]{20,}/g, /AKIA[0-9A-Z]{16}/g, /(password\s*[=:]\s*)\S+/gi];
 
 export function redact(text: string): string {
-  return SECRETS.reduce((redacted, pattern) => redacted.replace(pattern, (match, prefix?: string) => `${typeof prefix === 'string' ? prefix : ''}[REDACTED]`), text);
+  return SECRETS.reduce((redacted, pattern) => redacted.replace(pattern, (_match, prefix?: string) => `${typeof prefix === 'string' ? prefix : ''}[REDACTED]`), text);
 }
 
 export const redactSecrets = definePlugin({
