@@ -92,10 +92,11 @@ describe('examples/first-agent step3-safety', () => {
       const first = await waitFor(/Deny, with a message for the model/);
       expect(first).toContain('write_file (write tool) wants to run with:');
       expect(first).toContain('path: "hello.txt"');
-      await press('Enter');
+      // The cursor starts on Deny: two up is "Allow once".
+      await press('Up', 'Up', 'Enter');
 
       await waitFor(/path: "plan\.md"[\s\S]*Deny, with a message for the model/);
-      await press('Down', 'Down', 'Down', 'Enter');
+      await press('Down', 'Enter');
       await waitFor(/What should the model be told\?/);
       tmux('send-keys', '-t', session, '-l', 'Plans go in docs/plan.md');
       await waitFor(/Plans go in docs\/plan\.md/);

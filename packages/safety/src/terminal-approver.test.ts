@@ -24,7 +24,7 @@ class FakeScreen extends PassThrough {
   }
 }
 
-const KEYS = { enter: '\r', down: '\u001b[B', escape: '\u001b', ctrlC: '\u0003' } as const;
+const KEYS = { enter: '\r', down: '\u001b[B', up: '\u001b[A', escape: '\u001b', ctrlC: '\u0003' } as const;
 
 function request(overrides: Partial<ApproverRequest> = {}): ApproverRequest {
   return {
@@ -62,6 +62,47 @@ async function answer(keys: string[], overrides: Partial<ApproverRequest> = {}) 
   return { result: await pending, screen: output.text };
 }
 
+describe('terminalApprover: input the person did not mean for this prompt', () => {
+  it('discards keys that arrived before the prompt was drawn: a buffered Enter approves nothing', async () => {
+    const input = new FakeKeyboard();
+    const output = new FakeScreen();
+    input.write(KEYS.enter);
+    let settled = false;
+    const pending = Promise.resolve(terminalApprover({ input, output })(request())).finally(() => (settled = true));
+    await until(() => output.text.includes('Allow once'), 'the prompt');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(settled).toBe(false);
+    input.write(KEYS.escape);
+    expect(await pending).toEqual({ decision: 'deny' });
+  });
+
+  it('the preselected answer is Deny: Enter on the prompt as drawn denies', async () => {
+    const { result } = await answer([KEYS.enter]);
+    expect(result).toEqual({ decision: 'deny' });
+  });
+
+  it('standard input closing during the prompt denies at once', async () => {
+    const input = new FakeKeyboard();
+    const output = new FakeScreen();
+    const pending = Promise.resolve(terminalApprover({ input, output })(request()));
+    await until(() => output.text.includes('Allow once'), 'the prompt');
+    const closedAt = Date.now();
+    input.end();
+    expect(await pending).toEqual({ decision: 'deny' });
+    expect(Date.now() - closedAt).toBeLessThan(1000);
+    expect(output.text).toContain('standard input was closed');
+  });
+
+  it('standard input already closed: denied without a prompt', async () => {
+    const input = new FakeKeyboard();
+    const output = new FakeScreen();
+    input.end();
+    input.resume();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await Promise.resolve(terminalApprover({ input, output })(request()))).toEqual({ decision: 'deny' });
+  });
+});
+
 describe('terminalApprover', () => {
   it('shows the tool, its tier, the arguments with bidi overrides escaped, the reason and the choices', async () => {
     const { screen } = await answer([KEYS.enter]);
@@ -72,37 +113,37 @@ describe('terminalApprover', () => {
     for (const label of ['Allow once', 'Allow for this session', 'Deny', 'Deny, with a message for the model']) expect(screen).toContain(label);
   });
 
-  it('Enter on the first choice allows once', async () => {
-    const { result, screen } = await answer([KEYS.enter]);
+  it('the first choice allows once', async () => {
+    const { result, screen } = await answer([KEYS.up, KEYS.up, KEYS.enter]);
     expect(result).toEqual({ decision: 'allow', scope: 'once' });
     expect(screen).toContain('Allowed once.');
   });
 
   it('the second choice allows for the session shown', async () => {
-    const { result, screen } = await answer([KEYS.down, KEYS.enter]);
+    const { result, screen } = await answer([KEYS.up, KEYS.enter]);
     expect(result).toEqual({ decision: 'allow', scope: 'session' });
     expect(screen).toContain('write_file on src/**');
   });
 
   it('does not offer "allow for this session" when safety does not', async () => {
-    const { result, screen } = await answer([KEYS.down, KEYS.enter], { session: undefined });
+    const { result, screen } = await answer([KEYS.up, KEYS.enter], { session: undefined });
     expect(screen).not.toContain('Allow for this session');
-    expect(result).toEqual({ decision: 'deny' });
+    expect(result).toEqual({ decision: 'allow', scope: 'once' });
   });
 
   it('Deny denies without a message', async () => {
-    const { result } = await answer([KEYS.down, KEYS.down, KEYS.enter]);
+    const { result } = await answer([KEYS.enter]);
     expect(result).toEqual({ decision: 'deny' });
   });
 
   it('Deny with a message asks for the message and returns it', async () => {
-    const { result, screen } = await answer([KEYS.down, KEYS.down, KEYS.down, KEYS.enter, 'u', 's', 'e', ' ', 'x', KEYS.enter]);
+    const { result, screen } = await answer([KEYS.down, KEYS.enter, 'u', 's', 'e', ' ', 'x', KEYS.enter]);
     expect(screen).toContain('What should the model be told?');
     expect(result).toEqual({ decision: 'deny', message: 'use x' });
   });
 
   it('Esc in the message prompt still denies, without a message', async () => {
-    const { result } = await answer([KEYS.down, KEYS.down, KEYS.down, KEYS.enter, KEYS.escape]);
+    const { result } = await answer([KEYS.down, KEYS.enter, KEYS.escape]);
     expect(result).toEqual({ decision: 'deny' });
   });
 
@@ -144,6 +185,8 @@ describe('terminalApprover', () => {
     const second = Promise.resolve(approve(request({ callId: 'b', toolName: 'edit_file' })));
     await until(() => output.text.includes('Allow once'), 'the first prompt');
     expect(output.text).not.toContain('edit_file');
+    input.write(KEYS.up);
+    input.write(KEYS.up);
     input.write(KEYS.enter);
     expect(await first).toEqual({ decision: 'allow', scope: 'once' });
     await until(() => output.text.includes('edit_file'), 'the second prompt');

@@ -21,8 +21,9 @@ const DENY: ApproverAnswer = Object.freeze({ decision: 'deny' });
  * An approver that asks the person at the terminal, with @clack/prompts: it shows the tool, its
  * tier and its arguments (control characters and bidi overrides escaped, see `escapeForTerminal`)
  * and offers allow once, allow for this session (when safety offers it), deny, and deny with a
- * message for the model. Esc and Ctrl-C deny; so does an abort of `request.signal`, which also
- * closes the prompt. Prompts never overlap: requests wait their turn.
+ * message for the model, with the cursor on Deny. Keys typed before the prompt is drawn are
+ * discarded. Esc and Ctrl-C deny; so do an abort of `request.signal`, which also closes the
+ * prompt, and standard input closing. Prompts never overlap: requests wait their turn.
  *
  * Without a terminal (input or output is not a TTY) it never prompts: it throws, and the call is
  * denied (fail closed), with a message saying there was no terminal to ask. Modes that need no
@@ -45,13 +46,40 @@ export function terminalApprover(options: TerminalApproverOptions = {}): Approve
 
 async function prompt(request: ApproverRequest, io: { input: Readable; output: Writable; maxValueChars: number }): Promise<ApproverAnswer> {
   if (request.signal.aborted) return DENY;
-  const common = { input: io.input, output: io.output, signal: request.signal };
   // Say how it ended: a cancelled clack prompt still shows the option the cursor was on.
   const done = (answer: ApproverAnswer, note: string) => {
     (answer.decision === 'allow' ? log.success : log.warn)(note, { output: io.output });
     return answer;
   };
-  const cancelled = () => done(DENY, request.signal.aborted ? 'Denied: the request was cancelled or timed out.' : 'Denied.');
+  if (inputClosed(io.input)) return done(DENY, 'Denied: standard input was closed, so nobody can answer.');
+  // Standard input closing (the terminal went away, a pipe ended) ends the prompt at once: nobody
+  // can answer any more, so waiting for the approval timeout would only hold the call.
+  const closed = new AbortController();
+  const onClosed = () => closed.abort(new Error('standard input was closed'));
+  for (const event of CLOSE_EVENTS) io.input.on(event, onClosed);
+  const signal = AbortSignal.any([request.signal, closed.signal]);
+  try {
+    await discardPendingInput(io.input, signal);
+    return await choose(request, io, signal, done, () => closed.signal.aborted);
+  } finally {
+    for (const event of CLOSE_EVENTS) io.input.off(event, onClosed);
+  }
+}
+
+async function choose(
+  request: ApproverRequest,
+  io: { input: Readable; output: Writable; maxValueChars: number },
+  signal: AbortSignal,
+  done: (answer: ApproverAnswer, note: string) => ApproverAnswer,
+  inputGone: () => boolean,
+): Promise<ApproverAnswer> {
+  const common = { input: io.input, output: io.output, signal };
+  const cancelled = () =>
+    done(
+      DENY,
+      inputGone() ? 'Denied: standard input was closed, so nobody can answer.' : request.signal.aborted ? 'Denied: the request was cancelled or timed out.' : 'Denied.',
+    );
+  if (signal.aborted) return cancelled();
 
   const options: { value: Choice; label: string; hint?: string }[] = [{ value: 'allow-once', label: 'Allow once' }];
   if (request.session !== undefined) {
@@ -59,8 +87,9 @@ async function prompt(request: ApproverRequest, io: { input: Readable; output: W
   }
   options.push({ value: 'deny', label: 'Deny' }, { value: 'deny-with-message', label: 'Deny, with a message for the model' });
 
-  const choice = await select<Choice>({ ...common, message: formatApproval(request, io.maxValueChars).join('\n'), options, initialValue: 'allow-once' });
-  if (isCancel(choice)) return cancelled();
+  // The cursor starts on Deny: an Enter meant for something else must not approve.
+  const choice = await select<Choice>({ ...common, message: formatApproval(request, io.maxValueChars).join('\n'), options, initialValue: 'deny' });
+  if (isCancel(choice) || signal.aborted) return cancelled();
   switch (choice) {
     case 'allow-once':
       return done({ decision: 'allow', scope: 'once' }, 'Allowed once.');
@@ -70,9 +99,45 @@ async function prompt(request: ApproverRequest, io: { input: Readable; output: W
       return done(DENY, 'Denied.');
     case 'deny-with-message': {
       const message = await text({ ...common, message: 'What should the model be told? (Esc: deny without a message)' });
-      if (isCancel(message)) return cancelled();
+      if (isCancel(message) || signal.aborted) return cancelled();
       if (message.trim() === '') return done(DENY, 'Denied.');
       return done({ decision: 'deny', message: message.trim() }, 'Denied; the model will be told your message.');
     }
+  }
+}
+
+const CLOSE_EVENTS = ['end', 'close', 'error'] as const;
+
+/** Input arriving less often than this is taken as typed after the prompt, not buffered before it. */
+const QUIET_MS = 40;
+/** A stream that never goes quiet (a key held down) is cut off after this long. */
+const MAX_DISCARD_MS = 300;
+
+function inputClosed(input: Readable): boolean {
+  return input.readableEnded || input.destroyed || (input as { closed?: boolean }).closed === true;
+}
+
+/**
+ * Throws away every key that reached the terminal before the prompt is drawn (typed ahead, or
+ * meant for something else): what is buffered in the stream and what the terminal driver holds,
+ * which arrives as soon as the stream reads in raw mode. Reads until the input has been quiet for
+ * `QUIET_MS` (at most `MAX_DISCARD_MS`), then pauses it for the prompt.
+ */
+async function discardPendingInput(input: Readable, signal: AbortSignal): Promise<void> {
+  const terminal = input as Readable & { isTTY?: boolean; setRawMode?: (on: boolean) => unknown };
+  if (terminal.isTTY === true && typeof terminal.setRawMode === 'function') terminal.setRawMode(true);
+  let last = Date.now();
+  const started = last;
+  const drop = () => {
+    last = Date.now();
+  };
+  input.on('data', drop);
+  try {
+    while (!signal.aborted && Date.now() - last < QUIET_MS && Date.now() - started < MAX_DISCARD_MS) {
+      await new Promise((resolve) => setTimeout(resolve, QUIET_MS / 4));
+    }
+  } finally {
+    input.off('data', drop);
+    input.pause();
   }
 }

@@ -87,13 +87,13 @@ function resultOf(text: string): { ok: boolean; code?: string; message?: string;
 }
 
 describe('terminalApprover in a real terminal (tmux)', () => {
-  it.skipIf(tmuxMissing)('shows the call with the bidi override escaped; Enter allows once and the tool runs', async () => {
+  it.skipIf(tmuxMissing)('shows the call with the bidi override escaped; "Allow once" allows once and the tool runs', async () => {
     const terminal = startScript();
     const prompt = await waitFor(terminal, /Deny, with a message for the model/);
     expect(prompt).toContain('write_file (write tool) wants to run with:');
     expect(prompt).toContain('path: "invoice\\u202Etxt.exe"');
     expect(prompt).not.toContain('\u202E');
-    await keys(terminal, 'Enter');
+    await keys(terminal, 'Up', 'Up', 'Enter');
     const text = await waitFor(terminal, /SCRIPT EXITED/);
     expect(text).toContain('Allowed once.');
     expect(resultOf(text)).toEqual({ ok: true, content: 'wrote invoice\u202Etxt.exe', bodyRan: true });
@@ -103,7 +103,7 @@ describe('terminalApprover in a real terminal (tmux)', () => {
   it.skipIf(tmuxMissing)('deny with a message: the model gets DENIED carrying the message', async () => {
     const terminal = startScript();
     await waitFor(terminal, /Deny, with a message for the model/);
-    await keys(terminal, 'Down', 'Down', 'Down', 'Enter');
+    await keys(terminal, 'Down', 'Enter');
     await waitFor(terminal, /What should the model be told\?/);
     tmux(terminal, 'send-keys', '-t', terminal.session, '-l', 'Write to notes.md instead');
     await waitFor(terminal, /Write to notes\.md instead/);
@@ -115,6 +115,18 @@ describe('terminalApprover in a real terminal (tmux)', () => {
       message: 'The user denied this write_file call. The user said: Write to notes.md instead',
       bodyRan: false,
     });
+  }, 40_000);
+
+  it.skipIf(tmuxMissing)('an Enter typed before the prompt shows approves nothing; Enter on the prompt as drawn denies', async () => {
+    const terminal = startScript();
+    // The script is still starting: the key waits in the terminal's buffer.
+    await keys(terminal, 'Enter');
+    await waitFor(terminal, /Deny, with a message for the model/);
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(screen(terminal)).not.toContain('RESULT');
+    await keys(terminal, 'Enter');
+    const text = await waitFor(terminal, /SCRIPT EXITED/);
+    expect(resultOf(text)).toEqual({ ok: false, code: 'DENIED', message: 'The user denied this write_file call.', bodyRan: false });
   }, 40_000);
 
   it.skipIf(tmuxMissing)('Esc denies, and the tool does not run', async () => {
