@@ -18,7 +18,7 @@ function policy(mode: SafetyMode, rules: readonly PermissionRule[] = [], protect
 }
 
 function decide(p: Policy, toolName: string, tier: ToolTier, paths: PathArgument[] = []) {
-  return evaluatePolicy(p, { toolName, tier, paths, argumentsHash: `hash-of-${toolName}-${paths.map((x) => x.literal).join(',')}` });
+  return evaluatePolicy(p, { toolName, tier, paths, argumentsHash: `hash-of-${toolName}-${paths.map((x) => x.literal).join(',')}`, root: '/ws' });
 }
 
 function permutations<T>(items: readonly T[]): T[][] {
@@ -115,7 +115,7 @@ describe('evaluatePolicy: the rule engine', () => {
   it('a session grant lifts the mode\'s ask, but never an ask rule, a protected path, a deny rule or read-only mode', () => {
     const grants = new SessionGrants();
     const paths = [at('src/a.ts', 'src/a.ts')];
-    grants.add(sessionScopeFor('write_file', 'write', paths, 'unused'));
+    grants.add(sessionScopeFor('write_file', 'write', paths, 'unused', '/ws'));
     expect(decide(policy('ask', [], DEFAULT_PROTECTED_PATHS, grants), 'write_file', 'write', [at('src/b.ts', 'src/b.ts')])).toMatchObject({ decision: 'allow' });
     expect(decide(policy('ask', [{ ask: 'write_file', path: 'src/**' }], DEFAULT_PROTECTED_PATHS, grants), 'write_file', 'write', paths).decision).toBe('ask');
     expect(decide(policy('ask', [{ deny: 'write_file', path: 'src/**' }], DEFAULT_PROTECTED_PATHS, grants), 'write_file', 'write', paths).decision).toBe('deny');

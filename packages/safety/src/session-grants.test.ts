@@ -10,9 +10,10 @@ function at(literal: string, relativePath?: string): PathArgument {
 
 describe('sessionScopeFor', () => {
   it('scopes a write tool to the directories of the resolved paths', () => {
-    expect(sessionScopeFor('write_file', 'write', [at('src/app/a.ts', 'src/app/a.ts')], 'h')).toEqual({
+    expect(sessionScopeFor('write_file', 'write', [at('src/app/a.ts', 'src/app/a.ts')], 'h', '/ws')).toEqual({
       kind: 'paths',
       toolName: 'write_file',
+      root: '/ws',
       directories: ['src/app'],
       files: [],
       description: 'write_file on src/app/**',
@@ -20,32 +21,32 @@ describe('sessionScopeFor', () => {
   });
 
   it('scopes a file in the root to exactly that file, not to the whole root', () => {
-    expect(sessionScopeFor('write_file', 'write', [at('notes.md', 'notes.md')], 'h')).toMatchObject({ kind: 'paths', directories: [], files: ['notes.md'], description: 'write_file on notes.md' });
+    expect(sessionScopeFor('write_file', 'write', [at('notes.md', 'notes.md')], 'h', '/ws')).toMatchObject({ kind: 'paths', directories: [], files: ['notes.md'], description: 'write_file on notes.md' });
   });
 
   it('scopes a dangerous tool, a call without paths and an unresolved path to the exact arguments', () => {
-    expect(sessionScopeFor('run_command', 'dangerous', [at('src', 'src')], 'h1')).toEqual({ kind: 'exact', toolName: 'run_command', argumentsHash: 'h1', description: 'run_command with exactly these arguments' });
-    expect(sessionScopeFor('write_file', 'write', [], 'h2')).toMatchObject({ kind: 'exact', argumentsHash: 'h2' });
-    expect(sessionScopeFor('write_file', 'write', [at('src/a.ts')], 'h3')).toMatchObject({ kind: 'exact', argumentsHash: 'h3' });
+    expect(sessionScopeFor('run_command', 'dangerous', [at('src', 'src')], 'h1', '/ws')).toEqual({ kind: 'exact', toolName: 'run_command', root: '/ws', argumentsHash: 'h1', description: 'run_command with exactly these arguments' });
+    expect(sessionScopeFor('write_file', 'write', [], 'h2', '/ws')).toMatchObject({ kind: 'exact', argumentsHash: 'h2' });
+    expect(sessionScopeFor('write_file', 'write', [at('src/a.ts')], 'h3', '/ws')).toMatchObject({ kind: 'exact', argumentsHash: 'h3' });
   });
 });
 
 describe('SessionGrants', () => {
   const granted = () => {
     const grants = new SessionGrants();
-    grants.add(sessionScopeFor('write_file', 'write', [at('src/a.ts', 'src/a.ts')], 'h'));
+    grants.add(sessionScopeFor('write_file', 'write', [at('src/a.ts', 'src/a.ts')], 'h', '/ws'));
     return grants;
   };
 
   it('covers the same tool on other paths inside the scope shown', () => {
-    expect(granted().find('write_file', [at('src/b.ts', 'src/b.ts')], 'other')).toBeDefined();
-    expect(granted().find('write_file', [at('src/deep/c.ts', 'src/deep/c.ts')], 'other')).toBeDefined();
-    expect(granted().find('write_file', [at('./src/b.ts', 'src/b.ts')], 'other')).toBeDefined();
+    expect(granted().find('write_file', [at('src/b.ts', 'src/b.ts')], 'other', '/ws')).toBeDefined();
+    expect(granted().find('write_file', [at('src/deep/c.ts', 'src/deep/c.ts')], 'other', '/ws')).toBeDefined();
+    expect(granted().find('write_file', [at('./src/b.ts', 'src/b.ts')], 'other', '/ws')).toBeDefined();
   });
 
   it('never reaches another tool, even with the same arguments', () => {
-    expect(granted().find('edit_file', [at('src/a.ts', 'src/a.ts')], 'h')).toBeUndefined();
-    expect(granted().find('run_command', [at('src/a.ts', 'src/a.ts')], 'h')).toBeUndefined();
+    expect(granted().find('edit_file', [at('src/a.ts', 'src/a.ts')], 'h', '/ws')).toBeUndefined();
+    expect(granted().find('run_command', [at('src/a.ts', 'src/a.ts')], 'h', '/ws')).toBeUndefined();
   });
 
   it.each([
@@ -57,32 +58,40 @@ describe('SessionGrants', () => {
     ['a link outside the scope that resolves inside it', at('other/a.ts', 'src/a.ts')],
     ['a path the sandbox did not resolve', at('src/b.ts')],
   ])('does not cover %s', (_name, path) => {
-    expect(granted().find('write_file', [path], 'other')).toBeUndefined();
+    expect(granted().find('write_file', [path], 'other', '/ws')).toBeUndefined();
   });
 
   it('needs every path of a call inside the scope', () => {
-    expect(granted().find('write_file', [at('src/b.ts', 'src/b.ts'), at('lib/c.ts', 'lib/c.ts')], 'other')).toBeUndefined();
-    expect(granted().find('write_file', [], 'other')).toBeUndefined();
+    expect(granted().find('write_file', [at('src/b.ts', 'src/b.ts'), at('lib/c.ts', 'lib/c.ts')], 'other', '/ws')).toBeUndefined();
+    expect(granted().find('write_file', [], 'other', '/ws')).toBeUndefined();
   });
 
   it('an exact grant covers only the same arguments hash of the same tool', () => {
     const grants = new SessionGrants();
-    grants.add(sessionScopeFor('run_command', 'dangerous', [], 'hash-1'));
-    expect(grants.find('run_command', [], 'hash-1')).toBeDefined();
-    expect(grants.find('run_command', [], 'hash-2')).toBeUndefined();
-    expect(grants.find('other_tool', [], 'hash-1')).toBeUndefined();
+    grants.add(sessionScopeFor('run_command', 'dangerous', [], 'hash-1', '/ws'));
+    expect(grants.find('run_command', [], 'hash-1', '/ws')).toBeDefined();
+    expect(grants.find('run_command', [], 'hash-2', '/ws')).toBeUndefined();
+    expect(grants.find('other_tool', [], 'hash-1', '/ws')).toBeUndefined();
   });
 
   it('a root-file grant covers that file only', () => {
     const grants = new SessionGrants();
-    grants.add(sessionScopeFor('write_file', 'write', [at('notes.md', 'notes.md')], 'h'));
-    expect(grants.find('write_file', [at('notes.md', 'notes.md')], 'x')).toBeDefined();
-    expect(grants.find('write_file', [at('.env', '.env')], 'x')).toBeUndefined();
+    grants.add(sessionScopeFor('write_file', 'write', [at('notes.md', 'notes.md')], 'h', '/ws'));
+    expect(grants.find('write_file', [at('notes.md', 'notes.md')], 'x', '/ws')).toBeDefined();
+    expect(grants.find('write_file', [at('.env', '.env')], 'x', '/ws')).toBeUndefined();
+  });
+
+  it('belongs to the workspace root it was granted in', () => {
+    expect(granted().find('write_file', [at('src/b.ts', 'src/b.ts')], 'other', '/other-ws')).toBeUndefined();
+    const grants = new SessionGrants();
+    grants.add(sessionScopeFor('run_command', 'dangerous', [], 'hash-1', '/ws'));
+    expect(grants.find('run_command', [], 'hash-1', '/other-ws')).toBeUndefined();
+    expect(grants.find('run_command', [], 'hash-1', undefined)).toBeUndefined();
   });
 
   it('clear() forgets everything', () => {
     const grants = granted();
     grants.clear();
-    expect(grants.find('write_file', [at('src/b.ts', 'src/b.ts')], 'other')).toBeUndefined();
+    expect(grants.find('write_file', [at('src/b.ts', 'src/b.ts')], 'other', '/ws')).toBeUndefined();
   });
 });

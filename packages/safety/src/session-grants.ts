@@ -4,7 +4,8 @@ import { literalPath } from './literal-path.js';
 import type { PathArgument } from './path-arguments.js';
 
 /**
- * What one "allow for this session" covers: always one tool (by exact name), and either the
+ * What one "allow for this session" covers: always one tool (by exact name), in one workspace (the
+ * sandbox root it was granted under: a path means another file in another root), and either the
  * directories of the paths that were shown (for a write tool whose paths the sandbox resolved) or
  * exactly the arguments that were shown. It is shown to the person before they choose it.
  */
@@ -12,23 +13,32 @@ export type SessionScope =
   | {
       readonly kind: 'paths';
       readonly toolName: string;
+      /** The sandbox root the grant was given under. */
+      readonly root: string;
       /** Canonical directories, relative to the root: the grant covers paths strictly below them. */
       readonly directories: readonly string[];
       /** Files directly in the root: the grant covers exactly these. */
       readonly files: readonly string[];
       readonly description: string;
     }
-  | { readonly kind: 'exact'; readonly toolName: string; readonly argumentsHash: string; readonly description: string };
+  | {
+      readonly kind: 'exact';
+      readonly toolName: string;
+      /** The sandbox root the grant was given under; `undefined` when no sandbox was loaded. */
+      readonly root: string | undefined;
+      readonly argumentsHash: string;
+      readonly description: string;
+    };
 
 /**
  * The scope "allow for this session" would have for this call. Only write tools get a path scope:
  * a dangerous tool's other arguments (a command, say) matter as much as its paths, so its grant
  * is for exactly the arguments shown. A path without a canonical form also falls back to exact.
  */
-export function sessionScopeFor(toolName: string, tier: ToolTier, paths: readonly PathArgument[], argumentsHash: string): SessionScope {
+export function sessionScopeFor(toolName: string, tier: ToolTier, paths: readonly PathArgument[], argumentsHash: string, root: string | undefined): SessionScope {
   const resolved = paths.length > 0 && paths.every((item) => item.literal !== undefined && item.canonical !== undefined);
-  if (tier !== 'write' || !resolved) {
-    return { kind: 'exact', toolName, argumentsHash, description: `${toolName} with exactly these arguments` };
+  if (tier !== 'write' || !resolved || root === undefined) {
+    return { kind: 'exact', toolName, root, argumentsHash, description: `${toolName} with exactly these arguments` };
   }
   const directories = new Set<string>();
   const files = new Set<string>();
@@ -42,6 +52,7 @@ export function sessionScopeFor(toolName: string, tier: ToolTier, paths: readonl
   return {
     kind: 'paths',
     toolName,
+    root,
     directories: [...directories],
     files: [...files],
     description: `${toolName} on ${shown.join(', ')}`,
@@ -62,9 +73,9 @@ export class SessionGrants {
     this.#byTool.set(scope.toolName, list);
   }
 
-  /** The grant that covers this call, if any. */
-  find(toolName: string, paths: readonly PathArgument[], argumentsHash: string): SessionScope | undefined {
-    return this.#byTool.get(toolName)?.find((scope) => covers(scope, paths, argumentsHash));
+  /** The grant that covers this call in the workspace `root`, if any. */
+  find(toolName: string, paths: readonly PathArgument[], argumentsHash: string, root: string | undefined): SessionScope | undefined {
+    return this.#byTool.get(toolName)?.find((scope) => scope.root === root && covers(scope, paths, argumentsHash));
   }
 
   clear(): void {
