@@ -19,6 +19,8 @@ export interface PolicyCall {
   readonly tier: ToolTier;
   readonly paths: readonly PathArgument[];
   readonly argumentsHash: string;
+  /** The sandbox root the paths were resolved under; `undefined` without a sandbox. */
+  readonly root: string | undefined;
 }
 
 /** One decision for one call. */
@@ -31,6 +33,8 @@ export interface PolicyEvaluation {
    * rule or a protected path asks every time, so no session answer is offered for it.
    */
   readonly sessionScope: SessionScope | undefined;
+  /** The paths the decision was made on: what the body's physical-path check compares against. */
+  readonly paths: readonly PathArgument[];
 }
 
 /**
@@ -47,6 +51,7 @@ export function evaluatePolicy(policy: Policy, call: PolicyCall): PolicyEvaluati
   const matching = policy.rules.filter((rule) => ruleMatches(rule, call.toolName, call.paths));
   const first = (effect: GuardDecision) => matching.find((rule) => rule.effect === effect);
 
+  const decided = (decision: GuardDecision, reason: string): PolicyEvaluation => ({ decision, reason, sessionScope: undefined, paths: call.paths });
   const deny = first('deny');
   if (deny) return decided('deny', `the safety rule ${deny.label} forbids it${pathNote(call.paths)}.`);
 
@@ -65,17 +70,14 @@ export function evaluatePolicy(policy: Policy, call: PolicyCall): PolicyEvaluati
   if (allow) return decided('allow', `the safety rule ${allow.label} allows it.`);
 
   if (byMode === 'allow') return decided('allow', `safety mode "${policy.mode}" runs ${call.tier} tools.`);
-  const granted = policy.grants.find(call.toolName, call.paths, call.argumentsHash);
+  const granted = policy.grants.find(call.toolName, call.paths, call.argumentsHash, call.root);
   if (granted) return decided('allow', `allowed for this session (${granted.description}).`);
   return {
     decision: 'ask',
     reason: `${call.toolName} is a ${call.tier} tool, and safety mode "${policy.mode}" asks before ${call.tier} tools run.${refusalNote(call.paths)}`,
-    sessionScope: sessionScopeFor(call.toolName, call.tier, call.paths, call.argumentsHash),
+    sessionScope: sessionScopeFor(call.toolName, call.tier, call.paths, call.argumentsHash, call.root),
+    paths: call.paths,
   };
-}
-
-function decided(decision: GuardDecision, reason: string): PolicyEvaluation {
-  return { decision, reason, sessionScope: undefined };
 }
 
 function pathNote(paths: readonly PathArgument[]): string {

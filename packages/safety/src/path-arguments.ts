@@ -14,15 +14,17 @@ export interface PathArgument {
 
 /**
  * Collects the values of the arguments named in `names` (a string, or an array of strings) and
- * resolves each through the sandbox. Never throws for a refused path: the refusal is recorded and
+ * resolves each through the sandbox, trying each intent in turn (`['read', 'list']`: a reading
+ * tool may be given a directory, which is resolved as one, links followed). Never throws for a refused path: the refusal is recorded and
  * rules decide what it means. A sandbox that throws is a defect and rejects (the guard fails closed).
  */
 export async function resolvePathArguments(
   args: ToolArguments,
   names: readonly string[],
   sandbox: Sandbox | undefined,
-  intent: PathIntent,
+  intent: PathIntent | readonly PathIntent[],
 ): Promise<readonly PathArgument[]> {
+  const intents: readonly PathIntent[] = typeof intent === 'string' ? [intent] : intent;
   const found: { argument: string; value: unknown }[] = [];
   for (const name of names) {
     if (!Object.hasOwn(args, name)) continue;
@@ -30,13 +32,19 @@ export async function resolvePathArguments(
     if (Array.isArray(value)) value.forEach((item, index) => found.push({ argument: `${name}[${index}]`, value: item }));
     else found.push({ argument: name, value });
   }
-  return Promise.all(found.map(({ argument, value }) => resolveOne(argument, value, sandbox, intent)));
+  return Promise.all(found.map(({ argument, value }) => resolveOne(argument, value, sandbox, intents)));
 }
 
-async function resolveOne(argument: string, value: unknown, sandbox: Sandbox | undefined, intent: PathIntent): Promise<PathArgument> {
+async function resolveOne(argument: string, value: unknown, sandbox: Sandbox | undefined, intents: readonly PathIntent[]): Promise<PathArgument> {
   if (typeof value !== 'string') return { argument, literal: undefined, canonical: undefined, refusal: { kind: 'not-a-string', message: `${argument} is not a string` } };
   if (sandbox === undefined) return { argument, literal: value, canonical: undefined, refusal: { kind: 'no-sandbox', message: 'no workspace sandbox is loaded' } };
-  const resolution = await sandbox.resolve(value, intent);
+  let resolution = await sandbox.resolve(value, intents[0]!);
+  for (const next of intents.slice(1)) {
+    if (resolution.ok) break;
+    const retry = await sandbox.resolve(value, next);
+    // The first refusal is the one to report when no intent fits.
+    if (retry.ok) resolution = retry;
+  }
   if (!resolution.ok) return { argument, literal: value, canonical: undefined, refusal: { kind: 'refused', message: `the sandbox refused it (${resolution.code}: ${resolution.message})` } };
   // The root itself comes back as '' from path.relative; '.' is what a pattern author writes.
   const relativePath = resolution.relativePath === '' ? '.' : resolution.relativePath;

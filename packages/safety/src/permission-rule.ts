@@ -52,7 +52,9 @@ export function compileRule(rule: PermissionRule, where: string): CompiledRule {
   if (effects.length !== 1) throw invalid(`${where} must have exactly one of allow, ask or deny, got ${effects.length === 0 ? 'none' : effects.join(' and ')}.`);
   const effect = effects[0]!;
   const tools = patterns((rule as Record<string, unknown>)[effect], `${where}.${effect}`);
-  const paths = 'path' in rule && rule.path !== undefined ? patterns(rule.path, `${where}.path`) : undefined;
+  // Patterns are normalised like paths: one pasted in decomposed form (as macOS gives file names)
+  // must match the composed spelling the candidates are folded to.
+  const paths = 'path' in rule && rule.path !== undefined ? patterns(rule.path, `${where}.path`).map((pattern) => pattern.normalize('NFC')) : undefined;
   // Deny and ask fold case: on a case-insensitive volume `.ENV` is `.env` (RELIABILITY 1.2 rows 42, 44);
   // on a case-sensitive one the cost is an extra prompt. Allow never folds: it must not widen.
   const pathOptions = { dot: true, nocase: effect !== 'allow' };

@@ -1,6 +1,8 @@
 /**
  * Paths inside the workspace whose change can run code or reconfigure the harness: git hooks and
- * config, the harness's own config directory, editor task configs, direnv files. A write or
+ * config, the harness's own config directory, editor task configs and workspace files, direnv
+ * files, package scripts (`package.json`) and registry config (`.npmrc`), CI workflows, dev
+ * containers, pre-commit hooks. A write or
  * dangerous tool naming one asks every time, in every mode, even when an allow rule or "allow for
  * this session" would cover it (RELIABILITY 1.2 rows 56-58). They match case-insensitively (row 44)
  * and on the literal path too, so they hold for files that do not exist yet (row 57).
@@ -13,4 +15,11 @@ export const DEFAULT_PROTECTED_PATHS: readonly string[] = Object.freeze([
   '**/.idea/**',
   '**/.husky/**',
   '**/.envrc',
+  // Each of these runs code on the next install, commit, push, container start or editor open.
+  '**/package.json',
+  '**/.npmrc',
+  '**/.github/workflows/**',
+  '**/.devcontainer/**',
+  '**/.pre-commit-config.yaml',
+  '**/*.code-workspace',
 ]);

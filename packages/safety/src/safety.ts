@@ -2,7 +2,9 @@ import { argumentsHash, definePlugin, HarnessError, type Guard, type GuardVerdic
 import type { Approver } from './approver.js';
 import { DecisionLedger, type DecisionKey } from './decision-ledger.js';
 import { evaluatePolicy, type Policy, type PolicyEvaluation } from './evaluate-policy.js';
+import { FILE_ACCESS_PROPERTY } from './file-access.js';
 import { resolvePathArguments } from './path-arguments.js';
+import { physicalPathCheck } from './physical-path-check.js';
 import { compileRule, compileRules, type PermissionRule } from './permission-rule.js';
 import { DEFAULT_PROTECTED_PATHS } from './protected-paths.js';
 import { isSafetyMode, SAFETY_MODES, type SafetyMode } from './safety-mode.js';
@@ -68,14 +70,29 @@ export function safety(options: SafetyOptions = {}): Plugin {
         const key = keyOf(call.callId, call.toolName, call.arguments);
         const known = ledger.get(key);
         if (known) return verdictOf(known);
-        const intent = call.tier === 'read-only' ? 'read' : 'write';
+        // A reading tool may name a directory (list_dir, search_files): resolved as one, so a deny
+        // on the directory holds through a link to it.
+        const intent = call.tier === 'read-only' ? (['read', 'list'] as const) : 'write';
         const paths = await resolvePathArguments(call.arguments, pathArguments, context.sandbox, intent);
-        const evaluation = evaluatePolicy(policy, { toolName: call.toolName, tier: call.tier, paths, argumentsHash: key.argumentsHash });
+        const root = context.sandbox?.root;
+        const evaluation = evaluatePolicy(policy, { toolName: call.toolName, tier: call.tier, paths, argumentsHash: key.argumentsHash, root });
         ledger.set(key, evaluation);
         ctx.logger.debug({ callId: call.callId, tool: call.toolName, decision: evaluation.decision }, evaluation.reason);
         return verdictOf(evaluation);
       };
       ctx.guards.add(SAFETY_PLUGIN_NAME, guard);
+      // The rules again at the body, on the physical path it opens (see file-access.ts), in every
+      // mode: a link swapped after the guard decided, or a denied file inside a directory that a
+      // reading tool walks, is refused there.
+      ctx.hooks.execute.tap((dispatch, callContext) => async (args, exec) => {
+        const sandbox = exec.sandbox;
+        if (sandbox === undefined) return dispatch(args, exec);
+        const hash = argumentsHash(args);
+        const evaluation = ledger.get({ callId: exec.callId, toolName: exec.toolName, argumentsHash: hash });
+        const tier = callContext.tool?.tier ?? 'dangerous';
+        const fileAccess = physicalPathCheck(policy, { toolName: exec.toolName, tier, argumentsHash: hash, root: sandbox.root, evaluation });
+        return dispatch(args, { ...exec, [FILE_ACCESS_PROPERTY]: fileAccess } as typeof exec);
+      });
       // A final result ends the call: its decision is not needed any more.
       ctx.hooks.result.tap((_result, context) => ledger.forgetCall(context.callId));
       ctx.onDispose(() => grants.clear());

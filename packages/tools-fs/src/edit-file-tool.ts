@@ -1,5 +1,6 @@
 import { defineTool, ToolCallError } from '@weir/core';
 import { FsError, quote } from './fs-error.js';
+import { assertFileAccess } from './file-access-check.js';
 import type { FsToolDeps } from './fs-tool-deps.js';
 import { assertWriteApproved } from './protected-path-guard.js';
 import { runFsBody } from './run-fs-body.js';
@@ -41,6 +42,7 @@ export function editFileTool(deps: FsToolDeps) {
         if (args.old_string === '') throw new ToolCallError('INVALID_ARGUMENTS', 'old_string is empty. Give the exact text to replace; to create or overwrite a whole file, use write_file.');
         if (args.old_string === args.new_string) throw new ToolCallError('INVALID_ARGUMENTS', 'old_string and new_string are the same; there is nothing to change.');
         const located = await workspace.locateOrThrow(args.path, 'write');
+        assertFileAccess(exec, located.relativePath, display);
         if (located.stat === undefined) throw new FsError('NOT_FOUND', `${display} does not exist. Use write_file to create it.`);
         await assertWriteApproved(deps.protection, exec.callId, args.path, located);
         let replacements = 0;

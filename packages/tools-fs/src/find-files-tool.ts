@@ -1,6 +1,7 @@
 import { defineTool } from '@weir/core';
 import { FsError, quote } from './fs-error.js';
 import { checkGlobPattern, findMatchingFiles } from './find-matching-files.js';
+import { assertFileAccess, fileAccessRefusal } from './file-access-check.js';
 import type { FsToolDeps } from './fs-tool-deps.js';
 import { printableName } from './printable-name.js';
 import { runFsBody } from './run-fs-body.js';
@@ -39,9 +40,12 @@ export function findFilesTool(deps: FsToolDeps) {
         const invalid = checkGlobPattern(args.pattern);
         if (invalid) throw FsError.from(invalid);
         const directory = await workspace.locateOrThrow(input, 'list');
+        assertFileAccess(exec, directory.relativePath, quote(String(input)));
         const found = await findMatchingFiles(deps, directory, args.pattern, exec.signal);
-        const truncated = found.incomplete || found.paths.length > limits.maxEntries;
-        return { paths: found.paths.slice(0, limits.maxEntries), truncated };
+        // A file a safety rule refuses is left out.
+        const paths = found.paths.filter((path) => fileAccessRefusal(exec, path) === undefined);
+        const truncated = found.incomplete || paths.length > limits.maxEntries;
+        return { paths: paths.slice(0, limits.maxEntries), truncated };
       });
     },
   });

@@ -23,6 +23,8 @@ export type FsErrorCode =
   | 'HARD_LINKED'
   /** The file or one of its directories changed between the check and the use; nothing was read or written. */
   | 'PATH_CHANGED'
+  /** A safety rule refuses the physical path the tool was about to open (checked again at the body). */
+  | 'DENIED_BY_POLICY'
   /** A protected path (`.git/`, editor and harness configuration) that this call was not approved for. */
   | 'PROTECTED_PATH'
   | 'TOO_LARGE'

@@ -1,5 +1,6 @@
 import { defineTool } from '@weir/core';
 import { FsError, quote } from './fs-error.js';
+import { assertFileAccess, fileAccessRefusal } from './file-access-check.js';
 import type { FsToolDeps } from './fs-tool-deps.js';
 import type { OpenDirectory } from './open-directory.js';
 import { printableName } from './printable-name.js';
@@ -57,6 +58,7 @@ export function listDirTool({ workspace, limits }: FsToolDeps) {
       const display = quote(String(input));
       return runFsBody(exec, display, async (): Promise<ListDirValue> => {
         const located = await workspace.locateOrThrow(input, 'list');
+        assertFileAccess(exec, located.relativePath, display);
         const entries: ListedEntry[] = [];
         let truncated = false;
 
@@ -69,6 +71,8 @@ export function listDirTool({ workspace, limits }: FsToolDeps) {
               return;
             }
             const path = prefix === '.' ? name : `${prefix}/${name}`;
+            // An entry a safety rule refuses is left out, and so is everything below it.
+            if (fileAccessRefusal(exec, path) !== undefined) continue;
             if (kind === 'symlink') {
               entries.push({ path, kind, target: await linkTarget(path) });
             } else if (kind !== 'directory') {

@@ -1,5 +1,6 @@
 import { defineTool } from '@weir/core';
 import { FsError, quote } from './fs-error.js';
+import { assertFileAccess } from './file-access-check.js';
 import type { FsToolDeps } from './fs-tool-deps.js';
 import { readTextLines } from './read-text-lines.js';
 import { runFsBody } from './run-fs-body.js';
@@ -47,6 +48,7 @@ export function readFileTool({ workspace, limits }: FsToolDeps) {
       runFsBody(exec, quote(String(args.path)), async (): Promise<ReadFileValue> => {
         const display = quote(args.path);
         const located = await workspace.locateOrThrow(args.path, 'read');
+        assertFileAccess(exec, located.relativePath, display);
         const file = await workspace.openFile(located, display);
         try {
           if (file.stat.nlink > 1n) {

@@ -1,6 +1,7 @@
-import { defineTool } from '@weir/core';
+import { defineTool, type ToolExecution } from '@weir/core';
 import { FsError, quote } from './fs-error.js';
 import { checkGlobPattern, findMatchingFiles } from './find-matching-files.js';
+import { assertFileAccess, fileAccessRefusal } from './file-access-check.js';
 import type { FsToolDeps } from './fs-tool-deps.js';
 import { LineMatcher } from './line-matcher.js';
 import { printableName } from './printable-name.js';
@@ -64,6 +65,7 @@ export function searchFilesTool(deps: FsToolDeps) {
         let truncated = false;
         const namedFile = target.stat?.isDirectory() !== true;
         if (!namedFile) {
+          assertFileAccess(exec, target.relativePath, quote(input));
           const found = await findMatchingFiles(deps, target, globPattern, exec.signal);
           files = found.paths;
           truncated = found.incomplete;
@@ -80,7 +82,7 @@ export function searchFilesTool(deps: FsToolDeps) {
             truncated = true;
             break;
           }
-          const text = await readSearchable(deps, file, namedFile);
+          const text = await readSearchable(deps, exec, file, namedFile);
           if (text === undefined) {
             filesSkipped += 1;
             continue;
@@ -110,13 +112,16 @@ export function searchFilesTool(deps: FsToolDeps) {
  * `undefined` when it is binary, too large, or refused (a file that changed into a link since the
  * crawl is skipped, never followed).
  */
-async function readSearchable({ workspace, limits }: FsToolDeps, input: string, named: boolean): Promise<{ path: string; content: string } | undefined> {
+async function readSearchable({ workspace, limits }: FsToolDeps, exec: ToolExecution, input: string, named: boolean): Promise<{ path: string; content: string } | undefined> {
   const located = await workspace.locate(input, 'read');
   if (!located.ok) {
     // A file named directly must say why it cannot be searched; one found by the crawl is skipped.
     if (named) throw FsError.from(located);
     return undefined;
   }
+  // A file a safety rule refuses is never read: named, the call fails; found by the crawl, it is left out.
+  if (named) assertFileAccess(exec, located.relativePath, quote(input));
+  else if (fileAccessRefusal(exec, located.relativePath) !== undefined) return undefined;
   if (located.stat !== undefined && located.stat.size > BigInt(limits.maxSearchFileBytes)) return undefined;
   let file;
   try {

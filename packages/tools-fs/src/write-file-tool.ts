@@ -1,5 +1,6 @@
 import { defineTool } from '@weir/core';
 import { quote } from './fs-error.js';
+import { assertFileAccess } from './file-access-check.js';
 import type { FsToolDeps } from './fs-tool-deps.js';
 import { assertWriteApproved } from './protected-path-guard.js';
 import { runFsBody } from './run-fs-body.js';
@@ -37,6 +38,7 @@ export function writeFileTool(deps: FsToolDeps) {
       runFsBody(exec, quote(String(args.path)), async (): Promise<WriteFileValue> => {
         const display = quote(args.path);
         const located = await workspace.locateOrThrow(args.path, 'write');
+        assertFileAccess(exec, located.relativePath, display);
         await assertWriteApproved(deps.protection, exec.callId, args.path, located);
         const data = Buffer.from(args.content, 'utf8');
         const written = await workspace.replaceFile(located, display, { createParents: true, produce: async () => data, signal: exec.signal });
