@@ -56,7 +56,7 @@ export async function* attemptTurn(plan: CallPlan, attempt: number): AsyncGenera
     }
     idle.touch();
     try {
-      yield* readTurn(response, new TurnAccumulator(plan.ids), { idle, errors, ignorableAfterComplete });
+      yield* readTurn(response, new TurnAccumulator(plan.ids, { thinkTags: options.thinkTags }), { idle, errors, ignorableAfterComplete });
     } catch (error) {
       throw fail(error);
     }

@@ -27,6 +27,11 @@ export interface OpenAIModelOptions {
   readonly includeUsage?: boolean;
   /** When `reasoning` goes back as `reasoning_content`. Default `'when-present'`. */
   readonly sendReasoning?: SendReasoning;
+  /**
+   * Move reasoning sent inside `<think>...</think>` in the content (DeepSeek R1 and other reasoning
+   * models on hosts without a reasoning parser) into `reasoning` and `reasoning-delta` events. Default false.
+   */
+  readonly thinkTags?: boolean;
   /** Fields added to every request body: `temperature`, `max_tokens`, `parallel_tool_calls`, `reasoning_effort`... */
   readonly extraBody?: Readonly<Record<string, unknown>>;
   /** Told before each wait between attempts (for logs and progress). Must not throw. */
@@ -46,6 +51,7 @@ export interface ResolvedOptions {
   readonly fetch: typeof globalThis.fetch;
   readonly includeUsage: boolean;
   readonly sendReasoning: SendReasoning;
+  readonly thinkTags: boolean;
   readonly extraBody: Readonly<Record<string, unknown>> | undefined;
   readonly onRetry: ((event: RetryEvent) => void) | undefined;
 }
@@ -70,6 +76,7 @@ export function resolveOptions(options: OpenAIModelOptions): ResolvedOptions {
   if (typeof options.model !== 'string' || options.model.trim() === '') throw invalid('model is required, e.g. gpt-4.1-mini.');
   const sendReasoning = options.sendReasoning ?? 'when-present';
   if (!SEND_REASONING.has(sendReasoning)) throw invalid(`sendReasoning must be 'when-present', 'with-tool-calls' or 'never', got ${JSON.stringify(sendReasoning)}.`);
+  if (options.thinkTags !== undefined && typeof options.thinkTags !== 'boolean') throw invalid(`thinkTags must be true or false, got ${JSON.stringify(options.thinkTags)}.`);
   const fetchImpl = options.fetch ?? globalThis.fetch;
   if (typeof fetchImpl !== 'function') throw invalid('fetch must be a function.');
 
@@ -93,6 +100,7 @@ export function resolveOptions(options: OpenAIModelOptions): ResolvedOptions {
     fetch: fetchImpl,
     includeUsage: options.includeUsage ?? true,
     sendReasoning,
+    thinkTags: options.thinkTags ?? false,
     extraBody: options.extraBody,
     onRetry: options.onRetry,
   };

@@ -65,15 +65,19 @@ export async function* readTurn(response: Response, turn: TurnAccumulator, conte
       );
     }
   }
+  for (const event of turn.flush()) yield event;
   yield { type: 'finish', response: turn.response() };
 }
 
-/** An `{ error }` payload inside a 200 answer: classified by its numeric code when it has one. */
+/**
+ * An `{ error }` payload inside a 200 answer: classified by the status it names (`status_code`, as Groq
+ * sends, `status`, or a numeric `code`, as OpenRouter sends), like the same error over HTTP; a
+ * 5xx-like outage when it names none.
+ */
 function errorInBody(payload: unknown, response: Response, errors: ErrorContext): OpenAIError {
   const inner = isRecord(payload) ? payload['error'] : undefined;
-  const code = isRecord(inner) ? Number(inner['code']) : Number.NaN;
-  const status = Number.isInteger(code) && code >= 400 && code <= 599 ? code : 500;
-  return errorFromResponse(status, response.headers, JSON.stringify(payload), errors, 'in-body');
+  const named = isRecord(inner) ? [inner['status_code'], inner['status'], inner['code']].map(Number).find((value) => Number.isInteger(value) && value >= 400 && value <= 599) : undefined;
+  return errorFromResponse(named ?? 500, response.headers, JSON.stringify(payload), errors, 'in-body');
 }
 
 function parseJson(text: string, errors: ErrorContext): unknown {

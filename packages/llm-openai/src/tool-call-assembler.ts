@@ -38,6 +38,15 @@ export class ToolCallAssembler {
   }
 
   /**
+   * True when every call so far has a name and arguments that are a whole JSON object (or none):
+   * what a stream that ends in `[DONE]` without a finish reason must show to count as finished.
+   * This only looks; the arguments are still returned as the raw text. Never throws.
+   */
+  get whole(): boolean {
+    return this.#slots.every((slot) => slot.name !== '' && (slot.objectArguments !== undefined || isJsonObjectText(slot.fragments.join(''))));
+  }
+
+  /**
    * Takes one wire delta; returns the event to pass on, or `undefined` when it carried nothing.
    * Throws `OpenAIError('INVALID_RESPONSE')` on a protocol violation (text fragments mixed with
    * object arguments): failing closed is better than running a call with spliced arguments.
@@ -130,6 +139,15 @@ export class ToolCallAssembler {
 function protocolError(slot: Slot, what: string): OpenAIError {
   const call = slot.name === '' ? `tool call #${slot.position}` : `tool call #${slot.position} (${slot.name})`;
   return new OpenAIError('INVALID_RESPONSE', `The stream sent ${what} for ${call}; refusing to guess the arguments, so no call from this answer runs.`);
+}
+
+function isJsonObjectText(text: string): boolean {
+  if (text.trim() === '') return true;
+  try {
+    return isRecord(JSON.parse(text));
+  } catch {
+    return false;
+  }
 }
 
 function nonEmpty(value: unknown): string | undefined {

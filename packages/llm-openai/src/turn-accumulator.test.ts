@@ -21,11 +21,67 @@ describe('TurnAccumulator', () => {
     expect(both.complete).toBe(true);
   });
 
-  it('[DONE] without any finish reason is not complete', () => {
+  it('[DONE] without any finish reason is complete after text or whole tool calls, and only then', () => {
+    const text = new TurnAccumulator(IDS);
+    text.acceptChunk(chunk({ content: 'all of it' }));
+    expect(text.complete).toBe(false);
+    text.markDone();
+    expect(text.complete).toBe(true);
+    expect(text.response()).toEqual({ text: 'all of it', toolCalls: [], finishReason: 'stop' });
+
+    const calls = new TurnAccumulator(IDS);
+    calls.acceptChunk(chunk({ tool_calls: [{ index: 0, id: 'a', function: { name: 'read_file', arguments: '{"path":' } }] }));
+    calls.acceptChunk(chunk({ tool_calls: [{ index: 0, function: { arguments: '"x"}' } }] }));
+    calls.acceptChunk(chunk({ tool_calls: [{ index: 1, id: 'b', function: { name: 'list_dir' } }] }));
+    calls.markDone();
+    expect(calls.complete).toBe(true);
+    expect(calls.response()).toMatchObject({ finishReason: 'tool_calls', toolCalls: [{ id: 'a', arguments: '{"path":"x"}' }, { id: 'b', arguments: '' }] });
+
+    // Arguments cut off, a call without a name, only reasoning, only blank text: a failed attempt.
+    const cases = [
+      [chunk({ content: 'Let me ', tool_calls: [{ index: 0, id: 'a', function: { name: 'write_file', arguments: '{"path":' } }] })],
+      [chunk({ tool_calls: [{ index: 0, id: 'a', function: { arguments: '{}' } }] })],
+      [chunk({ reasoning_content: 'thinking...' })],
+      [chunk({ content: '\n' })],
+    ];
+    for (const chunks of cases) {
+      const turn = new TurnAccumulator(IDS);
+      for (const one of chunks) turn.acceptChunk(one);
+      turn.markDone();
+      expect(turn.complete, JSON.stringify(chunks)).toBe(false);
+    }
+  });
+
+  it('reads Mistral thinking parts, reasoning_details text and Groq x_groq.usage', () => {
     const turn = new TurnAccumulator(IDS);
-    turn.acceptChunk(chunk({ content: 'half' }));
-    turn.markDone();
-    expect(turn.complete).toBe(false);
+    const events = [
+      ...turn.acceptChunk(chunk({ content: [{ type: 'thinking', thinking: [{ type: 'text', text: 'Think. ' }] }, { type: 'text', text: 'Say.' }] })),
+      ...turn.acceptChunk(chunk({ reasoning_details: [{ type: 'reasoning.text', text: 'More.' }, { type: 'reasoning.encrypted', data: 'gAAA' }] })),
+      ...turn.acceptChunk({ ...chunk({}, 'stop'), x_groq: { id: 'req_1', usage: { prompt_tokens: 3, completion_tokens: 4 } } }),
+    ];
+    expect(events).toEqual([
+      { type: 'reasoning-delta', text: 'Think. ' },
+      { type: 'text-delta', text: 'Say.' },
+      { type: 'reasoning-delta', text: 'More.' },
+    ]);
+    expect(turn.response()).toEqual({ text: 'Say.', reasoning: 'Think. More.', toolCalls: [], finishReason: 'stop', usage: { inputTokens: 3, outputTokens: 4 } });
+  });
+
+  it('splits <think> tags out of the content when asked, however the tags are cut', () => {
+    const turn = new TurnAccumulator(IDS, { thinkTags: true });
+    const events = ['<th', 'ink>Plan it.</th', 'ink>\n\nDone <', '3'].flatMap((content) => turn.acceptChunk(chunk({ content })));
+    turn.acceptChunk(chunk({}, 'stop'));
+    events.push(...turn.flush());
+    expect(events).toEqual([
+      { type: 'reasoning-delta', text: 'Plan it.' },
+      { type: 'text-delta', text: 'Done ' },
+      { type: 'text-delta', text: '<3' },
+    ]);
+    expect(turn.response()).toEqual({ text: 'Done <3', reasoning: 'Plan it.', toolCalls: [], finishReason: 'stop' });
+    // Off by default: the tags are text.
+    const plain = new TurnAccumulator(IDS);
+    plain.acceptChunk(chunk({ content: '<think>x</think>y' }, 'stop'));
+    expect(plain.response().text).toBe('<think>x</think>y');
   });
 
   it('keeps only choice 0 as the answer', () => {
@@ -79,7 +135,10 @@ describe('TurnAccumulator', () => {
       ],
     });
     expect(turn.complete).toBe(true);
-    expect(events[0]).toEqual({ type: 'text-delta', text: 'Reading both.' });
+    expect(events.filter((event) => event.type === 'text-delta')).toEqual([
+      { type: 'text-delta', text: 'Reading ' },
+      { type: 'text-delta', text: 'both.' },
+    ]);
     expect(turn.response()).toEqual({
       text: 'Reading both.',
       toolCalls: [

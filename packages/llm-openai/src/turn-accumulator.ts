@@ -2,8 +2,15 @@ import type { ModelResponse, ModelStreamEvent, Usage } from '@weir/core';
 import { isRecord } from './is-record.js';
 import { OpenAIError } from './openai-error.js';
 import { toFinishReason } from './to-finish-reason.js';
+import { ThinkTagSplitter, type ContentPiece } from './think-tag-splitter.js';
 import { toUsage } from './to-usage.js';
 import { ToolCallAssembler, type CallIdContext } from './tool-call-assembler.js';
+
+/** How an answer's content is read. */
+export interface TurnOptions {
+  /** Move `<think>...</think>` in the content into `reasoning`. Default false. */
+  readonly thinkTags?: boolean;
+}
 
 /**
  * One assistant answer being received: streamed chunks (or one whole completion) go in, the events
@@ -11,7 +18,9 @@ import { ToolCallAssembler, type CallIdContext } from './tool-call-assembler.js'
  *
  * Only choice 0 makes the answer (weir asks for one), but every choice the server opens must finish:
  * an answer is complete when each choice has a `finish_reason`, or when `[DONE]` arrives after at
- * least one did. Anything else is a failed attempt, never a short answer.
+ * least one did, or after choice 0 sent text or tool calls that are whole (some providers, Snowflake
+ * Cortex among them, send no `finish_reason` at all). Anything else is a failed attempt, never a
+ * short answer.
  */
 export class TurnAccumulator {
   readonly #ids: CallIdContext;
@@ -21,18 +30,24 @@ export class TurnAccumulator {
   readonly #tools = new ToolCallAssembler();
   /** Every choice index seen, with its wire finish reason once it came. */
   readonly #finish = new Map<number, string | undefined>();
+  readonly #thinkTags: ThinkTagSplitter | undefined;
   #usage: Usage | undefined;
   #done = false;
 
-  constructor(ids: CallIdContext) {
+  constructor(ids: CallIdContext, options: TurnOptions = {}) {
     this.#ids = ids;
+    this.#thinkTags = options.thinkTags === true ? new ThinkTagSplitter() : undefined;
   }
 
   /** True once the answer may be returned (see the class comment). */
   get complete(): boolean {
     const reasons = [...this.#finish.values()];
     if (reasons.length === 0) return false;
-    return reasons.every((reason) => reason !== undefined) || (this.#done && reasons.some((reason) => reason !== undefined));
+    if (reasons.every((reason) => reason !== undefined)) return true;
+    if (!this.#done) return false;
+    if (reasons.some((reason) => reason !== undefined)) return true;
+    // [DONE] and no finish reason anywhere: an answer if it said something whole.
+    return this.#tools.size > 0 ? this.#tools.whole : this.#text.some((text) => text.trim() !== '');
   }
 
   /** `[DONE]` arrived. */
@@ -47,7 +62,7 @@ export class TurnAccumulator {
    */
   acceptChunk(chunk: unknown): ModelStreamEvent[] {
     if (!isRecord(chunk)) throw new OpenAIError('INVALID_RESPONSE', 'The stream sent a data event that is not a JSON object.');
-    this.#acceptUsage(chunk['usage']);
+    this.#acceptUsage(chunk);
     const events: ModelStreamEvent[] = [];
     for (const choice of Array.isArray(chunk['choices']) ? chunk['choices'] : []) {
       if (!isRecord(choice)) continue;
@@ -71,7 +86,7 @@ export class TurnAccumulator {
   acceptCompletion(body: unknown): ModelStreamEvent[] {
     const choices = isRecord(body) && Array.isArray(body['choices']) ? body['choices'].filter(isRecord) : [];
     if (choices.length === 0) throw new OpenAIError('INVALID_RESPONSE', 'The JSON answer has no choices: it is not a Chat Completions response.');
-    this.#acceptUsage((body as Record<string, unknown>)['usage']);
+    this.#acceptUsage(body as Record<string, unknown>);
     const events: ModelStreamEvent[] = [];
     for (const choice of choices) {
       const index = this.#track(choice);
@@ -87,6 +102,13 @@ export class TurnAccumulator {
       });
     }
     this.#done = true;
+    return events;
+  }
+
+  /** The content is over: the deltas held back while a `<think>` tag might have been starting. */
+  flush(): ModelStreamEvent[] {
+    const events: ModelStreamEvent[] = [];
+    for (const piece of this.#thinkTags?.flush() ?? []) this.#pushPiece(piece.kind, piece.text, events);
     return events;
   }
 
@@ -121,32 +143,69 @@ export class TurnAccumulator {
     return index;
   }
 
-  #acceptUsage(wire: unknown): void {
-    // Servers that report usage on several chunks send running totals: the last one wins.
-    const usage = toUsage(wire);
+  #acceptUsage(chunk: Record<string, unknown>): void {
+    // Servers that report usage on several chunks send running totals: the last one wins. Older Groq
+    // answers carry it only in `x_groq.usage`.
+    const groq = chunk['x_groq'];
+    const usage = toUsage(chunk['usage']) ?? (isRecord(groq) ? toUsage(groq['usage']) : undefined);
     if (usage !== undefined) this.#usage = usage;
   }
 
-  /** Visible text, reasoning (`reasoning_content`, or `reasoning` on OpenRouter and newer vLLM) and refusal. */
+  /**
+   * Visible text and reasoning, in the order they came, and the refusal. Reasoning is read from
+   * `reasoning_content` (DeepSeek), `reasoning` (OpenRouter, Groq, newer vLLM), else the text of
+   * `reasoning_details` (Snowflake Cortex, OpenRouter); Mistral sends it as `thinking` content parts.
+   */
   #acceptText(source: Record<string, unknown>, events: ModelStreamEvent[]): void {
-    const text = contentText(source['content']);
-    if (text !== '') {
+    const reasoning = plainText(source['reasoning_content']) || plainText(source['reasoning']) || detailsText(source['reasoning_details']);
+    if (reasoning !== '') this.#pushPiece('reasoning', reasoning, events);
+    for (const part of contentParts(source['content'])) {
+      if (part.kind === 'reasoning' || this.#thinkTags === undefined) this.#pushPiece(part.kind, part.text, events);
+      else for (const piece of this.#thinkTags.push(part.text)) this.#pushPiece(piece.kind, piece.text, events);
+    }
+    const refusal = plainText(source['refusal']);
+    if (refusal !== '') this.#refusal.push(refusal);
+  }
+
+  #pushPiece(kind: ContentPiece['kind'], text: string, events: ModelStreamEvent[]): void {
+    if (text === '') return;
+    if (kind === 'text') {
       this.#text.push(text);
       events.push({ type: 'text-delta', text });
+    } else {
+      this.#reasoning.push(text);
+      events.push({ type: 'reasoning-delta', text });
     }
-    const reasoning = contentText(source['reasoning_content']) || contentText(source['reasoning']);
-    if (reasoning !== '') {
-      this.#reasoning.push(reasoning);
-      events.push({ type: 'reasoning-delta', text: reasoning });
-    }
-    const refusal = contentText(source['refusal']);
-    if (refusal !== '') this.#refusal.push(refusal);
   }
 }
 
-/** A string, or the text parts of a content array (`[{ type: 'text', text }]`); `''` otherwise. */
-function contentText(value: unknown): string {
+/** A string, or the text parts of an array (`[{ type: 'text', text }]`); `''` otherwise. */
+function plainText(value: unknown): string {
   if (typeof value === 'string') return value;
   if (!Array.isArray(value)) return '';
   return value.map((part) => (isRecord(part) && typeof part['text'] === 'string' ? part['text'] : '')).join('');
+}
+
+/** `content` as pieces: a string, `text` parts, and Mistral's `{ type: 'thinking', thinking: [{ type: 'text', text }] }` parts. */
+function contentParts(value: unknown): ContentPiece[] {
+  if (typeof value === 'string') return [{ kind: 'text', text: value }];
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((part): ContentPiece[] => {
+    if (!isRecord(part)) return [];
+    if (part['type'] === 'thinking') return [{ kind: 'reasoning', text: plainText(part['thinking']) }];
+    return typeof part['text'] === 'string' ? [{ kind: 'text', text: part['text'] }] : [];
+  });
+}
+
+/** The readable text of OpenRouter-style `reasoning_details` (`reasoning.text`, `reasoning.summary`); encrypted entries have none. */
+function detailsText(value: unknown): string {
+  if (!Array.isArray(value)) return '';
+  return value
+    .map((detail) => {
+      if (!isRecord(detail)) return '';
+      if (detail['type'] === 'reasoning.text' && typeof detail['text'] === 'string') return detail['text'];
+      if (detail['type'] === 'reasoning.summary' && typeof detail['summary'] === 'string') return detail['summary'];
+      return '';
+    })
+    .join('');
 }

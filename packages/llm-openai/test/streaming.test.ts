@@ -1,5 +1,5 @@
 import type { ModelStreamEvent } from '@weir/core';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fixtureCase, fixtureResponse } from './fixture-cases.js';
 import { startLoopbackServer, type LoopbackServer } from './loopback-server.js';
 import { recordingModel, REQUEST } from './model-call.js';
@@ -90,7 +90,9 @@ describe('stream() delivers deltas as they arrive', () => {
     const { model } = recordingModel(server);
     const controller = new AbortController();
     const pending = model.complete({ ...REQUEST, signal: controller.signal });
-    setTimeout(() => controller.abort('stop'), 30);
+    // Abort once the server holds the request (a fixed delay raced the request on a busy machine).
+    await vi.waitFor(() => expect(server.requests).toHaveLength(1));
+    controller.abort('stop');
     await expect(pending).rejects.toBe('stop');
     await server.requests[0]!.closed;
     paused.release();
