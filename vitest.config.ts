@@ -12,6 +12,7 @@ const alias = [
   { find: /^@weir\/llm-openai$/, replacement: here('packages/llm-openai/src/index.ts') },
   { find: /^@weir\/llm-mock$/, replacement: here('packages/llm-mock/src/index.ts') },
   { find: /^@weir\/safety$/, replacement: here('packages/safety/src/index.ts') },
+  { find: /^@weir\/tools-shell$/, replacement: here('packages/tools-shell/src/index.ts') },
   { find: /^weir-tool-hello$/, replacement: here('examples/tool-package-hello/src/index.ts') },
 ];
 
@@ -46,6 +47,7 @@ export default defineConfig({
       project('llm-openai', 'packages/llm-openai'),
       project('llm-mock', 'packages/llm-mock'),
       project('safety', 'packages/safety'),
+      project('tools-shell', 'packages/tools-shell'),
       // Each example is a package of its own; their tests sit in <example>/test/.
       project('examples', 'examples', { include: ['*/test/**/*.test.ts'], typecheck: false }),
     ],

@@ -1,0 +1,105 @@
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { homedir, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { LiveProcesses } from './live-processes.js';
+import { runProcess, type ProcessOutcome } from './run-process.js';
+import { sandboxCommand, systemMounts, type SpawnSpec } from './sandbox-command.js';
+import { sandboxEnvironment } from './sandbox-environment.js';
+import type { ResolvedShellOptions, ShellUser } from './shell-options.js';
+import { hiddenMounts, protectedMounts } from './workspace-mounts.js';
+
+/** One command to run. */
+export interface CommandRequest {
+  readonly command: string;
+  /** Canonical, inside the root. */
+  readonly cwd: string;
+  readonly timeoutMs: number;
+  readonly signal: AbortSignal;
+  readonly onOutput?: (text: string) => void;
+}
+
+/**
+ * Runs commands the way one `shellTools` plugin was configured: in the sandbox, or unconfined
+ * when `unsafeNoSandbox` was asked for. Owns what it spawned: `close()` kills what is still
+ * running and removes its scratch directory.
+ */
+export class CommandRunner {
+  readonly sandboxed: boolean;
+  readonly #options: ResolvedShellOptions;
+  readonly #root: string;
+  readonly #user: ShellUser | undefined;
+  readonly #scratch: string | undefined;
+  readonly #systemMounts: readonly string[];
+  readonly #live = new LiveProcesses();
+
+  private constructor(options: ResolvedShellOptions, root: string, user: ShellUser | undefined, scratch: string | undefined) {
+    this.#options = options;
+    this.#root = root;
+    this.#user = user;
+    this.#scratch = scratch;
+    this.sandboxed = !options.unsafeNoSandbox;
+    this.#systemMounts = this.sandboxed ? systemMounts() : [];
+  }
+
+  /** Prepares the scratch directory that holds the empty directory and file used as masks. */
+  static async create(options: ResolvedShellOptions, root: string, user: ShellUser | undefined): Promise<CommandRunner> {
+    if (options.unsafeNoSandbox) return new CommandRunner(options, root, user, undefined);
+    const scratch = await mkdtemp(join(tmpdir(), 'weir-shell-'));
+    // The sandbox user must read the masks; nobody may write them.
+    await chmod(scratch, 0o755);
+    await mkdir(join(scratch, 'empty'), { mode: 0o555 });
+    await writeFile(join(scratch, 'empty-file'), '', { mode: 0o444 });
+    return new CommandRunner(options, root, user, scratch);
+  }
+
+  /** Commands running now. */
+  get running(): number {
+    return this.#live.size;
+  }
+
+  async run(request: CommandRequest): Promise<ProcessOutcome> {
+    const spec = this.sandboxed ? await this.#sandboxed(request) : this.#unconfined(request);
+    return runProcess(spec, {
+      cwd: request.cwd,
+      timeoutMs: request.timeoutMs,
+      signal: request.signal,
+      maxOutputBytes: this.#options.maxOutputBytes,
+      killAfterOutputBytes: this.#options.killAfterOutputBytes,
+      onOutput: request.onOutput,
+      track: this.#live.track,
+    });
+  }
+
+  /** Kills every running command, waits until each is gone, then removes the scratch directory. */
+  async close(): Promise<void> {
+    await this.#live.killAll();
+    if (this.#scratch !== undefined) await rm(this.#scratch, { recursive: true, force: true });
+  }
+
+  async #sandboxed(request: CommandRequest): Promise<SpawnSpec> {
+    const options = this.#options;
+    const [protectedPaths, masks] = await Promise.all([protectedMounts(this.#root, options.protect), hiddenMounts(this.#root, options.hidden, options.hiddenAbsolute)]);
+    return sandboxCommand({
+      options,
+      root: this.#root,
+      cwd: request.cwd,
+      user: this.#user,
+      protectedPaths,
+      maskedDirectories: masks.directories,
+      maskedFiles: masks.files,
+      emptyDirectory: join(this.#scratch!, 'empty'),
+      emptyFile: join(this.#scratch!, 'empty-file'),
+      systemMounts: this.#systemMounts,
+      command: request.command,
+    });
+  }
+
+  #unconfined(request: CommandRequest): SpawnSpec {
+    // No sandbox, but still a clean environment: the harness's secrets are not handed over for free.
+    return {
+      file: '/bin/sh',
+      args: ['-c', 'exec "$@" 2>&1', 'weir-unsandboxed', '/bin/bash', '--noprofile', '--norc', '-c', request.command],
+      env: { ...sandboxEnvironment(this.#options.env), HOME: homedir() },
+    };
+  }
+}

@@ -1,0 +1,82 @@
+import { lstat, realpath, stat } from 'node:fs/promises';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { ToolCallError } from '@weir/core';
+import { glob } from 'tinyglobby';
+
+/** True when `path` is `root` or inside it (separator-aware: `/ws-other` is not inside `/ws`). */
+export function isInside(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+}
+
+/**
+ * The canonical working directory for `cwd` (relative to the root, or absolute), which must be
+ * an existing directory inside the workspace once symlinks are resolved. Throws `ToolCallError`
+ * `PATH_OUTSIDE_WORKSPACE` or `NOT_FOUND` for the model to act on.
+ */
+export async function resolveWorkingDirectory(root: string, cwd: string | undefined): Promise<string> {
+  if (cwd === undefined || cwd === '' || cwd === '.') return root;
+  const wanted = resolve(root, cwd);
+  if (!isInside(root, wanted)) throw new ToolCallError('PATH_OUTSIDE_WORKSPACE', `cwd ${JSON.stringify(cwd)} is outside the workspace; commands run inside it (give a path relative to the workspace root).`);
+  let physical: string;
+  try {
+    physical = await realpath(wanted);
+  } catch {
+    throw new ToolCallError('NOT_FOUND', `cwd ${JSON.stringify(cwd)} does not exist in the workspace.`);
+  }
+  if (!isInside(root, physical)) throw new ToolCallError('PATH_OUTSIDE_WORKSPACE', `cwd ${JSON.stringify(cwd)} leads outside the workspace through a symbolic link.`);
+  if (!(await stat(physical)).isDirectory()) throw new ToolCallError('NOT_FOUND', `cwd ${JSON.stringify(cwd)} is not a directory.`);
+  return physical;
+}
+
+/**
+ * The protected paths that exist now, as absolute paths to bind read-only. A protected path that
+ * is a symbolic link is refused (`PROTECTED_PATH_IS_LINK`): binding it would protect its target,
+ * not the path, and a link to outside planted at launch is a known escape.
+ */
+export async function protectedMounts(root: string, protect: readonly string[]): Promise<string[]> {
+  const found: string[] = [];
+  for (const name of protect) {
+    const path = join(root, name);
+    try {
+      const entry = await lstat(path);
+      if (entry.isSymbolicLink()) {
+        throw new ToolCallError('PROTECTED_PATH_IS_LINK', `the protected path ${JSON.stringify(name)} is a symbolic link; the sandbox refuses to run until it is a real file or directory.`);
+      }
+      found.push(path);
+    } catch (error) {
+      if (error instanceof ToolCallError) throw error;
+      // Missing: nothing to protect (bwrap would otherwise create an empty mount point in the workspace).
+    }
+  }
+  return found;
+}
+
+/** Paths to mask, split by kind: a directory is covered by an empty directory, a file by an empty file. */
+export interface Masks {
+  readonly directories: string[];
+  readonly files: string[];
+}
+
+/**
+ * The workspace entries matching the `hidden` globs now, and the `hiddenAbsolute` paths that
+ * exist. Symbolic links are left alone: what they point at is masked if it matches, and a link
+ * resolves inside the sandbox's own view. A match under an already masked directory is dropped.
+ */
+export async function hiddenMounts(root: string, hidden: readonly string[], hiddenAbsolute: readonly string[]): Promise<Masks> {
+  const candidates = hidden.length === 0 ? [] : await glob([...hidden], { cwd: root, dot: true, onlyFiles: false, followSymbolicLinks: false, absolute: true, expandDirectories: false });
+  const all = [...new Set([...candidates.map((path) => path.replace(/\/$/, '')), ...hiddenAbsolute])].sort();
+  const masks: Masks = { directories: [], files: [] };
+  for (const path of all) {
+    if (masks.directories.some((dir) => isInside(dir, path))) continue;
+    try {
+      const entry = await lstat(path);
+      if (entry.isSymbolicLink()) continue;
+      if (entry.isDirectory()) masks.directories.push(path);
+      else masks.files.push(path);
+    } catch {
+      // Gone since the glob, or never there: nothing to mask.
+    }
+  }
+  return masks;
+}
