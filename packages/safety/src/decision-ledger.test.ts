@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DecisionLedger } from './decision-ledger.js';
 import type { PolicyEvaluation } from './evaluate-policy.js';
 
-const ask: PolicyEvaluation = { decision: 'ask', reason: 'r', sessionScope: undefined, paths: [] };
+const ask: PolicyEvaluation = { decision: 'ask', reason: 'r', sessionScope: undefined, paths: [], subject: { toolName: 'write_file', tier: 'write', action: undefined, server: undefined, arguments: {} } };
 
 describe('DecisionLedger', () => {
   it('binds a decision to the call id, the tool and the arguments hash together', () => {

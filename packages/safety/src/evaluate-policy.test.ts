@@ -18,7 +18,7 @@ function policy(mode: SafetyMode, rules: readonly PermissionRule[] = [], protect
 }
 
 function decide(p: Policy, toolName: string, tier: ToolTier, paths: PathArgument[] = []) {
-  return evaluatePolicy(p, { toolName, tier, paths, argumentsHash: `hash-of-${toolName}-${paths.map((x) => x.literal).join(',')}`, root: '/ws' });
+  return evaluatePolicy(p, { toolName, tier, action: undefined, server: undefined, arguments: {}, paths, argumentsHash: `hash-of-${toolName}-${paths.map((x) => x.literal).join(',')}`, root: '/ws' });
 }
 
 function permutations<T>(items: readonly T[]): T[][] {

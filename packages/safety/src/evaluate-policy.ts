@@ -1,6 +1,7 @@
-import type { GuardDecision, ToolTier } from '@weir/core';
+import type { GuardDecision } from '@weir/core';
 import type { PathArgument } from './path-arguments.js';
 import { ruleMatches, type CompiledRule } from './permission-rule.js';
+import type { RuleSubject } from './rule-subject.js';
 import { modeDecision, type SafetyMode } from './safety-mode.js';
 import { sessionScopeFor, type SessionGrants, type SessionScope } from './session-grants.js';
 
@@ -14,10 +15,7 @@ export interface Policy {
 }
 
 /** The call as the policy sees it. */
-export interface PolicyCall {
-  readonly toolName: string;
-  readonly tier: ToolTier;
-  readonly paths: readonly PathArgument[];
+export interface PolicyCall extends RuleSubject {
   readonly argumentsHash: string;
   /** The sandbox root the paths were resolved under; `undefined` without a sandbox. */
   readonly root: string | undefined;
@@ -35,6 +33,8 @@ export interface PolicyEvaluation {
   readonly sessionScope: SessionScope | undefined;
   /** The paths the decision was made on: what the body's physical-path check compares against. */
   readonly paths: readonly PathArgument[];
+  /** The call the decision was made on, without its paths: what the body's check judges again. */
+  readonly subject: Omit<RuleSubject, 'paths'>;
 }
 
 /**
@@ -48,10 +48,11 @@ export interface PolicyEvaluation {
  * So deny beats ask beats allow whatever the order or specificity of the rules. Never throws.
  */
 export function evaluatePolicy(policy: Policy, call: PolicyCall): PolicyEvaluation {
-  const matching = policy.rules.filter((rule) => ruleMatches(rule, call.toolName, call.paths));
+  const matching = policy.rules.filter((rule) => ruleMatches(rule, call));
   const first = (effect: GuardDecision) => matching.find((rule) => rule.effect === effect);
 
-  const decided = (decision: GuardDecision, reason: string): PolicyEvaluation => ({ decision, reason, sessionScope: undefined, paths: call.paths });
+  const subject = { toolName: call.toolName, tier: call.tier, action: call.action, server: call.server, arguments: call.arguments };
+  const decided = (decision: GuardDecision, reason: string): PolicyEvaluation => ({ decision, reason, sessionScope: undefined, paths: call.paths, subject });
   const deny = first('deny');
   if (deny) return decided('deny', `the safety rule ${deny.label} forbids it${pathNote(call.paths)}.`);
 
@@ -62,7 +63,7 @@ export function evaluatePolicy(policy: Policy, call: PolicyCall): PolicyEvaluati
 
   const ask = first('ask');
   if (ask) return decided('ask', `the safety rule ${ask.label} asks every time${pathNote(call.paths)}.${refusalNote(call.paths)}`);
-  if (call.tier !== 'read-only' && policy.protectedRule && ruleMatches(policy.protectedRule, call.toolName, call.paths)) {
+  if (call.tier !== 'read-only' && policy.protectedRule && ruleMatches(policy.protectedRule, call)) {
     return decided('ask', `it touches a protected path${pathNote(call.paths)}; changes there can run code, so they are asked for every time.`);
   }
 
@@ -77,6 +78,7 @@ export function evaluatePolicy(policy: Policy, call: PolicyCall): PolicyEvaluati
     reason: `${call.toolName} is a ${call.tier} tool, and safety mode "${policy.mode}" asks before ${call.tier} tools run.${refusalNote(call.paths)}`,
     sessionScope: sessionScopeFor(call.toolName, call.tier, call.paths, call.argumentsHash, call.root),
     paths: call.paths,
+    subject,
   };
 }
 

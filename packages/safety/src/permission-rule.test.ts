@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { isHarnessError } from '@weir/core';
 import type { PathArgument } from './path-arguments.js';
 import { compileRule, compileRules, ruleMatches, type PermissionRule } from './permission-rule.js';
+import type { RuleSubject } from './rule-subject.js';
 
 /** A path the sandbox resolved (`relativePath`), or refused (`undefined`). */
 function at(literal: string, relativePath?: string): PathArgument {
@@ -10,7 +11,8 @@ function at(literal: string, relativePath?: string): PathArgument {
     : { argument: 'path', literal, canonical: { path: `/ws/${relativePath}`, relativePath }, refusal: undefined };
 }
 
-const matches = (rule: PermissionRule, tool: string, paths: PathArgument[]) => ruleMatches(compileRule(rule, 'test'), tool, paths);
+const subject = (toolName: string, paths: PathArgument[], extra: Partial<RuleSubject> = {}): RuleSubject => ({ toolName, tier: 'write', action: undefined, server: undefined, arguments: {}, paths, ...extra });
+const matches = (rule: PermissionRule, tool: string, paths: PathArgument[], extra: Partial<RuleSubject> = {}) => ruleMatches(compileRule(rule, 'test'), subject(tool, paths, extra));
 
 describe('compileRules', () => {
   it.each([
@@ -90,9 +92,83 @@ describe('ruleMatches', () => {
     expect(matches({ allow: 'write_file', path: 'src/**' }, 'write_file', [at('SRC/a.ts', 'SRC/a.ts')])).toBe(false);
   });
 
-  it('a path that is not a string matches no path pattern', () => {
+  it('a path that is missing or not a string fails closed: deny and ask match it, allow never does', () => {
     const notString: PathArgument = { argument: 'path', literal: undefined, canonical: undefined, refusal: { kind: 'not-a-string', message: '' } };
-    expect(matches({ deny: 'x', path: '**' }, 'x', [notString])).toBe(false);
-    expect(matches({ allow: 'x', path: '**' }, 'x', [notString])).toBe(false);
+    const missing: PathArgument = { argument: 'path', literal: undefined, canonical: undefined, refusal: { kind: 'missing', message: '' } };
+    for (const item of [notString, missing]) {
+      expect(matches({ deny: 'x', path: 'secrets/**' }, 'x', [item])).toBe(true);
+      expect(matches({ ask: 'x', path: 'secrets/**' }, 'x', [item])).toBe(true);
+      expect(matches({ allow: 'x', path: '**' }, 'x', [item])).toBe(false);
+    }
+  });
+});
+
+describe('rule keys: tool, action, tier, server, path', () => {
+  const file = at('.env', '.env');
+
+  it('a bare string still names a tool, and today\'s rules keep their meaning', () => {
+    expect(matches({ deny: 'write_file', path: '.env' }, 'write_file', [file])).toBe(true);
+    expect(matches({ deny: 'write_file', path: '.env' }, 'edit_file', [file], { action: 'edit' })).toBe(false);
+    // "read" and "write" are tool names here, not an action or a tier.
+    expect(matches({ deny: 'read' }, 'read', [])).toBe(true);
+    expect(matches({ deny: 'write' }, 'write_file', [], { tier: 'write' })).toBe(false);
+  });
+
+  it('action read covers every tool that reads or lists, whatever its name', () => {
+    const rule = { deny: { action: 'read', path: '.env' } } as const;
+    expect(matches(rule, 'read_file', [file], { tier: 'read-only', action: 'read' })).toBe(true);
+    expect(matches(rule, 'cat', [file], { tier: 'read-only', action: 'read' })).toBe(true);
+    expect(matches(rule, 'list_dir', [file], { tier: 'read-only', action: 'list' })).toBe(true);
+    expect(matches(rule, 'write_file', [file], { action: 'write' })).toBe(false);
+  });
+
+  it('action edit covers write, edit and delete: a deny no longer leaves edit_file free', () => {
+    const rule = { deny: { action: 'edit', path: '.env' } } as const;
+    for (const action of ['write', 'edit', 'delete'] as const) expect(matches(rule, `${action}_x`, [file], { action })).toBe(true);
+    expect(matches(rule, 'read_file', [file], { tier: 'read-only', action: 'read' })).toBe(false);
+    expect(matches({ deny: { action: 'write' } }, 'edit_file', [], { action: 'edit' })).toBe(false);
+  });
+
+  it('a tool that declares no action: deny and ask on an action cover what its tier could do, allow never', () => {
+    expect(matches({ deny: { action: 'edit' } }, 'mystery', [], { tier: 'dangerous' })).toBe(true);
+    expect(matches({ deny: { action: 'edit' } }, 'mystery', [], { tier: 'read-only' })).toBe(false);
+    expect(matches({ ask: { action: 'read' } }, 'mystery', [], { tier: 'read-only' })).toBe(true);
+    expect(matches({ allow: { action: 'read' } }, 'mystery', [], { tier: 'read-only' })).toBe(false);
+  });
+
+  it('tier and server', () => {
+    expect(matches({ ask: { tier: 'dangerous' } }, 'x', [], { tier: 'dangerous' })).toBe(true);
+    expect(matches({ ask: { tier: ['write', 'dangerous'] } }, 'x', [], { tier: 'read-only' })).toBe(false);
+    expect(matches({ ask: { server: 'github' } }, 'github__create_issue', [], { server: 'github' })).toBe(true);
+    expect(matches({ ask: { server: 'git*' } }, 'gitlab__x', [], { server: 'gitlab' })).toBe(true);
+    expect(matches({ ask: { server: 'github' } }, 'create_issue', [], { server: undefined })).toBe(false);
+  });
+
+  it('every key given must match', () => {
+    const rule = { deny: { server: 'fs', action: 'edit', path: 'src/**' } } as const;
+    expect(matches(rule, 'fs__write', [at('src/a', 'src/a')], { server: 'fs', action: 'write' })).toBe(true);
+    expect(matches(rule, 'fs__write', [at('lib/a', 'lib/a')], { server: 'fs', action: 'write' })).toBe(false);
+    expect(matches(rule, 'fs__read', [at('src/a', 'src/a')], { server: 'fs', action: 'read' })).toBe(false);
+    expect(matches(rule, 'other', [at('src/a', 'src/a')], { server: 'other', action: 'write' })).toBe(false);
+  });
+
+  it.each([
+    ['an empty matcher', { deny: {} }],
+    ['an unknown matcher key', { deny: { tools: 'x' } }],
+    ['an unknown action', { deny: { action: 'execute' } }],
+    ['an unknown tier', { deny: { tier: 'safe' } }],
+    ['path twice', { deny: { path: 'a' }, path: 'b' }],
+    ['an empty server', { ask: { server: '' } }],
+  ])('refuses %s', (_name, rule) => {
+    expect(() => compileRule(rule as never, 'test')).toThrow(/test/);
+  });
+
+  it('the key command is reserved for shell rules, and says so', () => {
+    expect(() => compileRule({ deny: { tool: 'run_command', command: 'rm *' } } as never, 'test')).toThrow(/"command": shell command rules/);
+  });
+
+  it('labels a matcher rule the way it is written', () => {
+    expect(compileRule({ ask: { server: 'github' } }, 't').label).toBe('{ ask: { server: "github" } }');
+    expect(compileRule({ deny: { action: 'read', path: ['.env', 'secrets/**'] } }, 't').label).toBe('{ deny: { action: "read", path: [".env","secrets/**"] } }');
   });
 });

@@ -9,6 +9,7 @@ import { compileRule, compileRules, type PermissionRule } from './permission-rul
 import { DEFAULT_PROTECTED_PATHS } from './protected-paths.js';
 import { isSafetyMode, SAFETY_MODES, type SafetyMode } from './safety-mode.js';
 import { SessionGrants } from './session-grants.js';
+import { toolFactsOf } from './tool-facts.js';
 
 export interface SafetyOptions {
   /** Default `'ask'`: read-only tools run, write and dangerous tools ask. */
@@ -70,12 +71,10 @@ export function safety(options: SafetyOptions = {}): Plugin {
         const key = keyOf(call.callId, call.toolName, call.arguments);
         const known = ledger.get(key);
         if (known) return verdictOf(known);
-        // A reading tool may name a directory (list_dir, search_files): resolved as one, so a deny
-        // on the directory holds through a link to it.
-        const intent = call.tier === 'read-only' ? (['read', 'list'] as const) : 'write';
-        const paths = await resolvePathArguments(call.arguments, pathArguments, context.sandbox, intent);
-        const root = context.sandbox?.root;
-        const evaluation = evaluatePolicy(policy, { toolName: call.toolName, tier: call.tier, paths, argumentsHash: key.argumentsHash, root });
+        const facts = toolFactsOf(call);
+        const paths = await resolvePathArguments(call.arguments, facts.files, pathArguments, call.tier, context.sandbox);
+        const subject = { toolName: call.toolName, tier: call.tier, action: facts.action, server: facts.server, arguments: call.arguments };
+        const evaluation = evaluatePolicy(policy, { ...subject, paths, argumentsHash: key.argumentsHash, root: context.sandbox?.root });
         ledger.set(key, evaluation);
         ctx.logger.debug({ callId: call.callId, tool: call.toolName, decision: evaluation.decision }, evaluation.reason);
         return verdictOf(evaluation);
@@ -84,13 +83,12 @@ export function safety(options: SafetyOptions = {}): Plugin {
       // The rules again at the body, on the physical path it opens (see file-access.ts), in every
       // mode: a link swapped after the guard decided, or a denied file inside a directory that a
       // reading tool walks, is refused there.
-      ctx.hooks.execute.tap((dispatch, callContext) => async (args, exec) => {
+      ctx.hooks.execute.tap((dispatch) => async (args, exec) => {
         const sandbox = exec.sandbox;
         if (sandbox === undefined) return dispatch(args, exec);
         const hash = argumentsHash(args);
         const evaluation = ledger.get({ callId: exec.callId, toolName: exec.toolName, argumentsHash: hash });
-        const tier = callContext.tool?.tier ?? 'dangerous';
-        const fileAccess = physicalPathCheck(policy, { toolName: exec.toolName, tier, argumentsHash: hash, root: sandbox.root, evaluation });
+        const fileAccess = physicalPathCheck(policy, { subject: evaluation?.subject, argumentsHash: hash, root: sandbox.root, evaluation });
         return dispatch(args, { ...exec, [FILE_ACCESS_PROPERTY]: fileAccess } as typeof exec);
       });
       // A final result ends the call: its decision is not needed any more.
