@@ -6,13 +6,14 @@ const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 // Tests import workspace packages by name and run against their sources: no build needed.
 // The order matters: '@weir/core/testing' must match before '@weir/core'.
 const alias = [
-  { find: /^@weir\/core\/testing$/, replacement: here('packages/core/src/testing/index.ts') },
+  { find: /^@weir\/core\/testing$/, replacement: here('packages/core/src/plugins/testing/index.ts') },
   { find: /^@weir\/core$/, replacement: here('packages/core/src/index.ts') },
   { find: /^@weir\/tools-fs$/, replacement: here('packages/tools-fs/src/index.ts') },
   { find: /^@weir\/llm-openai$/, replacement: here('packages/llm-openai/src/index.ts') },
   { find: /^@weir\/llm-mock$/, replacement: here('packages/llm-mock/src/index.ts') },
   { find: /^@weir\/safety$/, replacement: here('packages/safety/src/index.ts') },
   { find: /^@weir\/tools-shell$/, replacement: here('packages/tools-shell/src/index.ts') },
+  { find: /^@weir\/session$/, replacement: here('packages/session/src/index.ts') },
   { find: /^weir-tool-hello$/, replacement: here('examples/tool-package-hello/src/index.ts') },
 ];
 
@@ -48,6 +49,7 @@ export default defineConfig({
       project('llm-mock', 'packages/llm-mock'),
       project('safety', 'packages/safety'),
       project('tools-shell', 'packages/tools-shell'),
+      project('session', 'packages/session'),
       // Each example is a package of its own; their tests sit in <example>/test/.
       project('examples', 'examples', { include: ['*/test/**/*.test.ts'], typecheck: false }),
     ],

@@ -13,7 +13,8 @@
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createAgent, createFileSessionStore, createHarness, isHarnessError, type AgentEvent, type Message, type Session } from '@weir/core';
+import { createAgent, createHarness, isHarnessError, type AgentEvent, type Message, type Session } from '@weir/core';
+import { createFileSessionStore } from '@weir/session';
 import { fsTools } from '@weir/tools-fs';
 import { chooseModel } from './choose-model.js';
 

@@ -1,9 +1,9 @@
-import type { ApprovalGate } from './approval.js';
-import type { GuardList } from './guards.js';
-import type { HarnessHooks } from './hooks.js';
+import type { ApprovalGate } from './policy/approval.js';
+import type { GuardList } from './policy/guards.js';
+import type { HarnessHooks } from './plugins/hooks.js';
 import type { Logger } from './logger.js';
-import type { SandboxSlot } from './sandbox-slot.js';
-import type { ToolRegistry } from './tool-registry.js';
+import type { SandboxSlot } from './policy/sandbox-slot.js';
+import type { ToolRegistry } from './tools/tool-registry.js';
 
 /** Everything the pipeline reads from its harness. Plugins reach it only through their `ctx`. */
 export interface HarnessRuntime {

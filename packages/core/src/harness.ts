@@ -1,19 +1,22 @@
-import { ApprovalGate, DEFAULT_APPROVAL_TIMEOUT_MS, type ApprovalMemory } from './approval.js';
-import type { ToolCall } from './call-context.js';
-import type { Plugin } from './define-plugin.js';
+import { ApprovalGate, DEFAULT_APPROVAL_TIMEOUT_MS } from './policy/approval.js';
+import type { ToolCall } from './tools/call-context.js';
+import type { Plugin } from './plugins/define-plugin.js';
 import type { AsyncDisposer } from './disposer.js';
-import { announceResult, runToolCall, tellJournal } from './execute-tool-call.js';
-import { DEFAULT_TOOL_CONCURRENCY, runToolCalls } from './execute-tool-calls.js';
-import { GuardList } from './guards.js';
+import { announceResult, tellJournal } from './pipeline/announce-result.js';
+import { runToolCall } from './pipeline/run-tool-call.js';
+import { DEFAULT_TOOL_CONCURRENCY, runToolCalls } from './pipeline/run-tool-calls.js';
+import { GuardList } from './policy/guards.js';
 import type { HarnessRuntime } from './harness-runtime.js';
-import { createHooks, type HarnessHooks } from './hooks.js';
+import { createHooks, type HarnessHooks } from './plugins/hooks.js';
 import { silentLogger, type Logger } from './logger.js';
-import { PluginHost } from './plugin-host.js';
-import { DEFAULT_MAX_CONTENT_CHARS } from './render-content.js';
-import { SandboxSlot } from './sandbox-slot.js';
-import type { ToolCallJournal } from './tool-call-journal.js';
-import { ToolRegistry } from './tool-registry.js';
-import type { ToolResult } from './tool-result.js';
+import { PluginHost } from './plugins/plugin-host.js';
+import { DEFAULT_MAX_CONTENT_CHARS } from './tools/render-content.js';
+import { SandboxSlot } from './policy/sandbox-slot.js';
+import type { ExecuteManyOptions, ExecuteOptions } from './pipeline/execute-options.js';
+import { ToolRegistry } from './tools/tool-registry.js';
+import type { ToolResult } from './tools/tool-result.js';
+
+export type { ExecuteManyOptions, ExecuteOptions } from './pipeline/execute-options.js';
 
 /** Default per-call deadline for a tool that does not set `timeoutMs`. */
 export const DEFAULT_TOOL_TIMEOUT_MS = 120_000;
@@ -27,24 +30,6 @@ export interface HarnessOptions {
   readonly approvalTimeoutMs?: number;
   /** Cap on one result's model-visible content, in characters. Default 100 000. */
   readonly maxContentChars?: number;
-}
-
-export interface ExecuteOptions {
-  /** Cancels the call: the body's `exec.signal` aborts and the result is `ABORTED`. */
-  readonly signal?: AbortSignal;
-  /**
-   * Approval decisions that outlive this run (an agent passes its session's): a decision stored for
-   * the same call id and the same arguments is reused without asking; a fresh answer is recorded,
-   * awaited, before the body runs. Without it the responder is asked every time.
-   */
-  readonly approvals?: ApprovalMemory;
-  /** Told when each call is about to run (awaited; a rejection keeps the body from running) and when its result is final. */
-  readonly journal?: ToolCallJournal;
-}
-
-export interface ExecuteManyOptions extends ExecuteOptions {
-  /** Calls of the batch running at once. Default 8. */
-  readonly concurrency?: number;
 }
 
 export interface Harness extends AsyncDisposable {

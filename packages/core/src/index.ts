@@ -1,36 +1,36 @@
 export { createHarness, DEFAULT_TOOL_TIMEOUT_MS } from './harness.js';
 export type { Harness, HarnessOptions, ExecuteOptions, ExecuteManyOptions } from './harness.js';
 
-export { defineTool } from './define-tool.js';
-export type { ToolDefinition, ToolExecution, ToolExample, ToolOutput, ToolParameters, ToolRetryPolicy, ToolTier } from './define-tool.js';
-export type { InferJsonSchema, InferParameters } from './infer-schema.js';
-export type { JsonSchema, StandardJsonSchema } from './schema-validator.js';
+export { defineTool } from './tools/define-tool.js';
+export type { ToolDefinition, ToolExecution, ToolExample, ToolOutput, ToolParameters, ToolRetryPolicy, ToolTier } from './tools/define-tool.js';
+export type { InferJsonSchema, InferParameters } from './tools/infer-schema.js';
+export type { JsonSchema, StandardJsonSchema } from './tools/schema-validator.js';
 
-export { ToolRegistry } from './tool-registry.js';
-export type { RegisteredTool, ToolSchema } from './tool-registry.js';
+export { ToolRegistry } from './tools/tool-registry.js';
+export type { RegisteredTool, ToolSchema } from './tools/tool-registry.js';
 
-export { ToolCallError } from './tool-result.js';
-export type { ToolError, ToolErrorCode, ToolFailure, ToolResult, ToolSuccess } from './tool-result.js';
+export { ToolCallError } from './tools/tool-result.js';
+export type { ToolError, ToolErrorCode, ToolFailure, ToolResult, ToolSuccess } from './tools/tool-result.js';
 
 export { HarnessError, isHarnessError } from './harness-error.js';
 export type { HarnessErrorCode } from './harness-error.js';
 
-export { STAGES } from './hooks.js';
-export type { HarnessHooks } from './hooks.js';
-export type { StageName } from './hook-failure.js';
-export type { CallContext, ToolArguments, ToolCall } from './call-context.js';
-export type { Dispatch, Preparation, PrepareAction, ResultAction } from './stage-values.js';
+export { STAGES } from './plugins/hooks.js';
+export type { HarnessHooks } from './plugins/hooks.js';
+export type { StageName } from './plugins/hook-failure.js';
+export type { CallContext, ToolArguments, ToolCall } from './tools/call-context.js';
+export type { Dispatch, Preparation, PrepareAction, ResultAction } from './pipeline/stage-values.js';
 
-export { definePlugin, isPlugin } from './define-plugin.js';
-export type { Plugin, PluginContext, PluginHook, PluginHooks, TapOptions } from './define-plugin.js';
-export type { Guard, GuardCall, GuardContext, GuardDecision, GuardVerdict } from './guards.js';
-export type { ApprovalKey, ApprovalMemory, ApprovalRequest, ApprovalResponder, ApprovalResponse } from './approval.js';
-export type { StartingToolCall, ToolCallJournal } from './tool-call-journal.js';
-export type { PathIntent, PathResolution, Sandbox } from './sandbox.js';
+export { definePlugin, isPlugin } from './plugins/define-plugin.js';
+export type { Plugin, PluginContext, PluginHook, PluginHooks, TapOptions } from './plugins/define-plugin.js';
+export type { Guard, GuardCall, GuardContext, GuardDecision, GuardVerdict } from './policy/guards.js';
+export type { ApprovalKey, ApprovalMemory, ApprovalRequest, ApprovalResponder, ApprovalResponse } from './policy/approval.js';
+export type { StartingToolCall, ToolCallJournal } from './pipeline/tool-call-journal.js';
+export type { PathIntent, PathResolution, Sandbox } from './policy/sandbox.js';
 
 export type { AsyncDisposer, Disposer } from './disposer.js';
 export type { Logger } from './logger.js';
-export { renderValue } from './render-content.js';
+export { renderValue } from './tools/render-content.js';
 
 export type {
   AssistantMessage,
@@ -45,13 +45,21 @@ export type {
   ToolMessage,
   Usage,
   UserMessage,
-} from './model.js';
+} from './agent/model.js';
 
-// The agent loop and sessions live in their own folders; each folder's index lists its exports.
+// The agent loop lives in its own folder; its index lists its exports.
 export * from './agent/index.js';
-export * from './session/index.js';
 
-export { importPlugin, loadPlugins } from './import-plugin.js';
-export type { ImportPluginOptions } from './import-plugin.js';
+// The session interface the agent loop records through. The stores (memory, file) live in @weir/session.
+export type { AppendOptions, Session, SessionRecovery } from './agent/session.js';
+export { SESSION_RECORD_VERSION } from './agent/session-record.js';
+export type { SessionEntry, SessionMeta, SessionRecord } from './agent/session-record.js';
+export { INTERRUPTED_CALL_CONTENT, UNSTARTED_CALL_CONTENT } from './agent/session-history.js';
+export type { InterruptedCall, RebuildHistoryOptions, SessionHistory } from './agent/session-history.js';
+export { ApprovalLedger } from './agent/approval-ledger.js';
+export type { ApprovalDecisionRecord } from './agent/approval-ledger.js';
+
+export { importPlugin, loadPlugins } from './plugins/import-plugin.js';
+export type { ImportPluginOptions } from './plugins/import-plugin.js';
 
 export { argumentsHash, canonicalJson } from './canonical-json.js';

@@ -4,17 +4,15 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   createAgent,
-  createFileSessionStore,
-  createMemorySessionStore,
   definePlugin,
   INTERRUPTED_CALL_CONTENT,
   UNSTARTED_CALL_CONTENT,
   type AgentEvent,
   type Harness,
   type SessionRecord,
-  type SessionStore,
 } from '@weir/core';
 import { createScriptedModel } from '@weir/llm-mock';
+import { createFileSessionStore, createMemorySessionStore, type SessionStore } from '@weir/session';
 import { appendLineTool, crashingSession } from './crashing-session.js';
 import { gateTool, harnessWith, readFileTool } from './support.js';
 

@@ -1,4 +1,4 @@
-import type { Usage } from '../model.js';
+import type { Usage } from './model.js';
 
 /** The sum of two usages. Absent usage stays absent: a turn where no step reported usage has none. */
 export function addUsage(total: Usage | undefined, step: Usage | undefined): Usage | undefined {

@@ -1,5 +1,5 @@
-import type { ModelResponse, ModelToolCall } from '../model.js';
-import type { ToolResult } from '../tool-result.js';
+import type { ModelResponse, ModelToolCall } from './model.js';
+import type { ToolResult } from '../tools/tool-result.js';
 import type { TurnResult } from './turn-result.js';
 
 /**

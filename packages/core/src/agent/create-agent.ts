@@ -1,8 +1,8 @@
 import type { Harness } from '../harness.js';
 import { HarnessError } from '../harness-error.js';
-import type { LanguageModel, Message, ModelToolCall } from '../model.js';
-import type { InterruptedCall } from '../session/rebuild-history.js';
-import type { Session } from '../session/session-store.js';
+import type { LanguageModel, Message, ModelToolCall } from './model.js';
+import type { InterruptedCall } from './session-history.js';
+import type { Session } from './session.js';
 import type { AgentEvent, AgentEventListener } from './agent-event.js';
 import { linkSignals } from './link-signals.js';
 import { runTurn, type TurnContext, type TurnInput } from './run-turn.js';

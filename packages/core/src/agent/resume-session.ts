@@ -1,7 +1,7 @@
 import type { Logger } from '../logger.js';
-import type { Message, ModelToolCall } from '../model.js';
-import type { InterruptedCall } from '../session/rebuild-history.js';
-import type { Session } from '../session/session-store.js';
+import type { Message, ModelToolCall } from './model.js';
+import type { InterruptedCall } from './session-history.js';
+import type { Session } from './session.js';
 import { SessionRecorder } from './session-recorder.js';
 
 /** Where an agent with a session starts from. */

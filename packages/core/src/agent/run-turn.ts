@@ -1,7 +1,7 @@
 import type { ExecuteManyOptions, Harness } from '../harness.js';
 import { HarnessError, isHarnessError } from '../harness-error.js';
-import type { AssistantMessage, LanguageModel, Message, ModelResponse, ModelToolCall, Usage } from '../model.js';
-import type { ToolResult } from '../tool-result.js';
+import type { AssistantMessage, LanguageModel, Message, ModelResponse, ModelToolCall, Usage } from './model.js';
+import type { ToolResult } from '../tools/tool-result.js';
 import { addUsage } from './add-usage.js';
 import type { AgentEvent } from './agent-event.js';
 import { callModel } from './call-model.js';

@@ -1,11 +1,11 @@
-import type { ApprovalKey, ApprovalMemory, ApprovalResponse } from '../approval.js';
+import type { ApprovalKey, ApprovalMemory, ApprovalResponse } from '../policy/approval.js';
 import { HarnessError, isHarnessError } from '../harness-error.js';
-import type { Message } from '../model.js';
-import type { ApprovalLedger } from '../session/approval-ledger.js';
-import type { SessionEntry } from '../session/session-record.js';
-import type { AppendOptions, Session } from '../session/session-store.js';
-import type { ToolCallJournal } from '../tool-call-journal.js';
-import type { ToolResult } from '../tool-result.js';
+import type { Message } from './model.js';
+import type { ApprovalLedger } from './approval-ledger.js';
+import type { SessionEntry } from './session-record.js';
+import type { AppendOptions, Session } from './session.js';
+import type { ToolCallJournal } from '../pipeline/tool-call-journal.js';
+import type { ToolResult } from '../tools/tool-result.js';
 
 /**
  * Writes one agent's conversation to its session as it happens (docs/sessions.md, "How the agent

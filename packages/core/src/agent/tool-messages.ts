@@ -1,6 +1,6 @@
-import type { FinishReason, ModelToolCall, ToolMessage } from '../model.js';
-import { UNSTARTED_CALL_CONTENT } from '../session/rebuild-history.js';
-import { failureResult, type ToolFailure, type ToolResult } from '../tool-result.js';
+import type { FinishReason, ModelToolCall, ToolMessage } from './model.js';
+import { UNSTARTED_CALL_CONTENT } from './session-history.js';
+import { failureResult, type ToolFailure, type ToolResult } from '../tools/tool-result.js';
 
 /** The history entry for one result: what the model reads, with `isError` set for failures. */
 export function toolMessage(result: ToolResult): ToolMessage {

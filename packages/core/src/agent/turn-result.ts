@@ -1,5 +1,5 @@
-import type { ModelResponse, Usage } from '../model.js';
-import type { ToolResult } from '../tool-result.js';
+import type { ModelResponse, Usage } from './model.js';
+import type { ToolResult } from '../tools/tool-result.js';
 
 /**
  * Why a turn ended.

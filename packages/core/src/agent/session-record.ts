@@ -1,0 +1,52 @@
+import type { Message } from './model.js';
+
+/** The schema version every record carries as `v`. A reader refuses any other. */
+export const SESSION_RECORD_VERSION = 1;
+
+/** The first record of every session, written by the store (never appended by callers). */
+export interface SessionMeta {
+  readonly type: 'session';
+  readonly id: string;
+  /** ISO 8601 time of creation. */
+  readonly created: string;
+  /** Set on a fork: the source session and the last of its records that the fork copied. */
+  readonly forkedFrom?: { readonly id: string; readonly seq: number };
+  readonly title?: string;
+}
+
+/**
+ * What a caller appends; the store adds `v`, `seq` and `at`. Values must be JSON: they are stored as
+ * `JSON.stringify` writes them (an `undefined` property disappears).
+ */
+export type SessionEntry =
+  /** A system, user or assistant message (tool answers are `tool_result` records). */
+  | { readonly type: 'message'; readonly message: Message }
+  /** Recorded just before the tool body runs, with the exact arguments it gets. */
+  | { readonly type: 'tool_call_started'; readonly callId: string; readonly toolName: string; readonly arguments: unknown }
+  /** The call's final result: what the model reads as the tool message. */
+  | {
+      readonly type: 'tool_result';
+      readonly callId: string;
+      readonly toolName: string;
+      readonly ok: boolean;
+      readonly content: string;
+      readonly error?: { readonly code: string; readonly message: string };
+    }
+  /** An approval answer, bound to the call and to the hash of the exact arguments it was shown. */
+  | {
+      readonly type: 'approval_decision';
+      readonly callId: string;
+      readonly toolName: string;
+      readonly argsHash: string;
+      readonly decision: 'allow' | 'deny';
+      readonly message?: string;
+    }
+  /** The turn ended (the model answered without tool calls, or a stop condition). */
+  | { readonly type: 'turn_end'; readonly reason?: string };
+
+/** One line of a session file: `seq` counts from 1 (the meta record) with no gap; `at` is ISO 8601. */
+export type SessionRecord = (SessionMeta | SessionEntry) & {
+  readonly v: typeof SESSION_RECORD_VERSION;
+  readonly seq: number;
+  readonly at: string;
+};

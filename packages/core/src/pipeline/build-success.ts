@@ -1,0 +1,70 @@
+import { deepFreeze } from '../deep-freeze.js';
+import type { PipelineContext } from './pipeline-context.js';
+import { metaOf } from './pipeline-context.js';
+import { capContent, renderValue } from '../tools/render-content.js';
+import { failureResult, successResult, type ToolResult } from '../tools/tool-result.js';
+import type { Validation } from '../tools/schema-validator.js';
+
+/**
+ * Stage 4 without its taps: validate `value` against the tool's `output.schema`, deep-freeze it,
+ * render it (the tool's `render`, or the default) and cap the content. `content`, when given,
+ * replaces the render. Synchronous unless the output schema validates asynchronously.
+ */
+export function buildSuccess(
+  context: PipelineContext,
+  value: unknown,
+  content: string | undefined,
+  resultContext?: readonly string[],
+): ToolResult | Promise<ToolResult> {
+  const outputSchema = context.tool?.outputSchema;
+  if (outputSchema === undefined) return renderSuccess(context, value, content, resultContext);
+  const validation = outputSchema.validate(value);
+  if (validation instanceof Promise) {
+    return validation.then((settled) => afterValidation(context, settled, content, resultContext));
+  }
+  return afterValidation(context, validation, content, resultContext);
+}
+
+function afterValidation(
+  context: PipelineContext,
+  validation: Validation,
+  content: string | undefined,
+  resultContext: readonly string[] | undefined,
+): ToolResult {
+  if (!validation.ok) {
+    return failureResult(
+      metaOf(context, resultContext),
+      'INVALID_OUTPUT',
+      `${context.toolName} returned a value that does not match its output schema:\n- ${validation.issues.join('\n- ')}`,
+    );
+  }
+  return renderSuccess(context, validation.value, content, resultContext);
+}
+
+function renderSuccess(
+  context: PipelineContext,
+  value: unknown,
+  content: string | undefined,
+  resultContext: readonly string[] | undefined,
+): ToolResult {
+  const frozen = deepFreeze(value);
+  let rendered: string;
+  if (content !== undefined) {
+    rendered = content;
+  } else {
+    const render = context.tool?.output?.render;
+    try {
+      rendered = render ? render(frozen) : renderValue(frozen);
+    } catch (error) {
+      return failureResult(
+        metaOf(context, resultContext),
+        'INVALID_OUTPUT',
+        `${context.toolName} returned a value its renderer could not display: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+    if (typeof rendered !== 'string') {
+      return failureResult(metaOf(context, resultContext), 'INVALID_OUTPUT', `${context.toolName}'s renderer returned ${typeof rendered}, not a string.`);
+    }
+  }
+  return successResult(metaOf(context, resultContext), frozen, capContent(rendered, context.maxContentChars));
+}

@@ -1,0 +1,24 @@
+import type { ApprovalMemory } from '../policy/approval.js';
+import type { ToolCallJournal } from './tool-call-journal.js';
+
+// What one run of the pipeline is given besides the calls. Its own file so the pipeline reads it
+// without importing the harness that drives the pipeline (no circle).
+
+/** Options of `harness.executeToolCall`. */
+export interface ExecuteOptions {
+  /** Cancels the call: the body's `exec.signal` aborts and the result is `ABORTED`. */
+  readonly signal?: AbortSignal;
+  /**
+   * Approval decisions that outlive this run (an agent passes its session's): a decision stored for
+   * the same call id and the same arguments is reused without asking; a fresh answer is recorded,
+   * awaited, before the body runs. Without it the responder is asked every time.
+   */
+  readonly approvals?: ApprovalMemory;
+  /** Told when each call is about to run (awaited; a rejection keeps the body from running) and when its result is final. */
+  readonly journal?: ToolCallJournal;
+}
+
+export interface ExecuteManyOptions extends ExecuteOptions {
+  /** Calls of the batch running at once. Default 8. */
+  readonly concurrency?: number;
+}

@@ -1,0 +1,118 @@
+import type { PluginContext, PluginHooks, TapOptions } from './define-plugin.js';
+import { createDisposer, type Disposer } from '../disposer.js';
+import { HarnessError } from '../harness-error.js';
+import type { HarnessRuntime } from '../harness-runtime.js';
+import { STAGES, tapWithDisposer, type TappableHook } from './hooks.js';
+
+/** The registrations of one loaded plugin, undone in reverse order on unload. */
+export class PluginRegistrations {
+  readonly #undo: (() => void | Promise<void>)[] = [];
+  #closed = false;
+
+  constructor(readonly pluginName: string) {}
+
+  /** Records `undo` and returns a disposer that runs it early and forgets it. */
+  record(undo: Disposer): Disposer {
+    this.assertOpen();
+    this.#undo.push(undo);
+    return createDisposer(() => {
+      this.forget(undo);
+      undo();
+    });
+  }
+
+  /** Records a cleanup to run at unload; the disposer cancels it without running it. */
+  defer(cleanup: () => void | Promise<void>): Disposer {
+    this.assertOpen();
+    this.#undo.push(cleanup);
+    return createDisposer(() => this.forget(cleanup));
+  }
+
+  assertOpen(): void {
+    if (this.#closed) throw new HarnessError('PLUGIN_UNLOADED', `Plugin "${this.pluginName}" has been unloaded; it cannot register anything any more.`);
+  }
+
+  /** Closes the record and undoes everything, last first. Every undo runs even if one throws. */
+  async unwind(): Promise<unknown[]> {
+    this.#closed = true;
+    const errors: unknown[] = [];
+    while (this.#undo.length > 0) {
+      const undo = this.#undo.pop()!;
+      try {
+        await undo();
+      } catch (error) {
+        errors.push(error);
+      }
+    }
+    return errors;
+  }
+
+  private forget(undo: unknown): void {
+    const index = this.#undo.lastIndexOf(undo as () => void);
+    if (index !== -1) this.#undo.splice(index, 1);
+  }
+}
+
+/** Builds the `ctx` a plugin's setup gets: every method records its registration under the plugin. */
+export function createPluginContext(runtime: HarnessRuntime, registrations: PluginRegistrations): PluginContext {
+  const owner = registrations.pluginName;
+  const hooks = Object.fromEntries(
+    STAGES.map((stage) => [stage, pluginHook(runtime.hooks[stage] as TappableHook, owner, registrations)]),
+  ) as unknown as PluginHooks;
+  return Object.freeze({
+    name: owner,
+    tools: Object.freeze({
+      register: (tool: Parameters<PluginContext['tools']['register']>[0]) => {
+        registrations.assertOpen();
+        return registrations.record(runtime.tools.register(tool));
+      },
+    }),
+    hooks: Object.freeze(hooks),
+    guards: Object.freeze({
+      add: (nameOrGuard: unknown, maybeGuard?: unknown) => {
+        registrations.assertOpen();
+        const [name, guard] = typeof nameOrGuard === 'string' ? [nameOrGuard, maybeGuard] : [owner, nameOrGuard];
+        return registrations.record(runtime.guards.add(name, guard as never));
+      },
+    }) as PluginContext['guards'],
+    approval: Object.freeze({
+      setResponder: (responder: Parameters<PluginContext['approval']['setResponder']>[0]) => {
+        registrations.assertOpen();
+        return registrations.record(runtime.approval.setResponder(owner, responder));
+      },
+    }),
+    sandbox: Object.freeze({
+      provide: (sandbox: Parameters<PluginContext['sandbox']['provide']>[0]) => {
+        registrations.assertOpen();
+        return registrations.record(runtime.sandbox.provide(owner, sandbox));
+      },
+      get current() {
+        return runtime.sandbox.current;
+      },
+    }),
+    logger: runtime.logger.child({ plugin: owner }),
+    onDispose: (cleanup: () => void | Promise<void>) => {
+      if (typeof cleanup !== 'function') throw new HarnessError('INVALID_TAP', `onDispose needs a function, got ${typeof cleanup}.`);
+      return registrations.defer(cleanup);
+    },
+  });
+}
+
+function pluginHook(hook: TappableHook, owner: string, registrations: PluginRegistrations) {
+  const method = (name: 'tap' | 'tapPromise' | 'tapAsync') => (optionsOrFn: unknown, maybeFn?: unknown) => {
+    registrations.assertOpen();
+    const [options, fn] = typeof optionsOrFn === 'function' ? [owner, optionsOrFn] : [withDefaultName(optionsOrFn as TapOptions, owner), maybeFn];
+    return registrations.record(tapWithDisposer(hook, name, options, fn));
+  };
+  const facade: Record<string, unknown> = { tap: method('tap') };
+  if ('tapPromise' in hook) {
+    facade.tapPromise = method('tapPromise');
+    facade.tapAsync = method('tapAsync');
+  }
+  return Object.freeze(facade);
+}
+
+function withDefaultName(options: TapOptions, owner: string): TapOptions {
+  if (typeof options === 'string') return options;
+  return { ...options, name: options?.name ?? owner };
+}

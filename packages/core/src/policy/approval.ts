@@ -1,0 +1,166 @@
+import pTimeout from 'p-timeout';
+import type { ToolArguments } from '../tools/call-context.js';
+import { createDisposer, type Disposer } from '../disposer.js';
+import type { ToolTier } from '../tools/define-tool.js';
+import { HarnessError } from '../harness-error.js';
+import { argumentsHash } from '../canonical-json.js';
+
+/** What a person (or a policy) is asked. The arguments are the exact, final, frozen ones the body will get. */
+export interface ApprovalRequest {
+  readonly callId: string;
+  readonly toolName: string;
+  readonly tier: ToolTier;
+  readonly arguments: ToolArguments;
+  /** Why approval is needed (the asking guard's reason). */
+  readonly reason: string | undefined;
+  /** The owner of the guard that asked, so a responder can tell a protected-path ask from a mode's. */
+  readonly askedBy: string | undefined;
+  /** Aborts when the call is cancelled or the answer took too long: close the prompt. */
+  readonly signal: AbortSignal;
+}
+
+export interface ApprovalResponse {
+  readonly decision: 'allow' | 'deny';
+  /** With a denial: what the model is told. */
+  readonly message?: string;
+}
+
+export type ApprovalResponder = (request: ApprovalRequest) => ApprovalResponse | Promise<ApprovalResponse>;
+
+/** The answer the pipeline acts on. Anything but a clear `allow` is a denial. */
+export type ApprovalOutcome = { readonly approved: true } | { readonly approved: false; readonly message: string };
+
+/** What an approval decision is bound to: one call, with exactly these arguments. */
+export interface ApprovalKey {
+  readonly callId: string;
+  readonly toolName: string;
+  /** `argumentsHash(arguments)`: SHA-256 of the canonical JSON of the exact arguments the approver was shown. */
+  readonly argumentsHash: string;
+}
+
+/**
+ * Approval decisions that outlive one run (a session's), handed to `executeToolCall(s)` as
+ * `approvals`. Before asking the responder, the pipeline looks the call up: a stored decision is
+ * reused and nobody is asked again. After the responder answers, the pipeline awaits `record`
+ * before the body runs, so a decision is durable before its effect. Fails closed: a `find` that
+ * throws, or a `record` that rejects, denies the call.
+ */
+export interface ApprovalMemory {
+  /** The decision stored for this call with these exact arguments, or `undefined` to ask. */
+  find(key: ApprovalKey): ApprovalResponse | undefined | Promise<ApprovalResponse | undefined>;
+  /** Stores a fresh answer of the responder. Only answers are stored: a timeout, an abort or a missing responder is not a decision. */
+  record(key: ApprovalKey, response: ApprovalResponse): Promise<void>;
+}
+
+/** Default time a responder has to answer before the call is denied. */
+export const DEFAULT_APPROVAL_TIMEOUT_MS = 300_000;
+
+/**
+ * Holds the one approval responder and asks it, failing closed: no responder, a responder that
+ * throws, answers badly, takes too long or is aborted, all deny the call.
+ */
+export class ApprovalGate {
+  #responder: { readonly owner: string; readonly respond: ApprovalResponder } | undefined;
+
+  /** Sets the responder. Throws `SLOT_TAKEN` if another owner holds it; the disposer frees it. */
+  setResponder(owner: string, respond: ApprovalResponder): Disposer {
+    if (typeof respond !== 'function') throw new HarnessError('INVALID_TAP', `approval.setResponder needs a function, got ${typeof respond}.`);
+    if (this.#responder) {
+      throw new HarnessError('SLOT_TAKEN', `"${owner}" cannot set the approval responder: "${this.#responder.owner}" already holds it.`);
+    }
+    const holder = { owner, respond };
+    this.#responder = holder;
+    return createDisposer(() => {
+      if (this.#responder === holder) this.#responder = undefined;
+    });
+  }
+
+  /** The owner of the current responder, if any. */
+  get owner(): string | undefined {
+    return this.#responder?.owner;
+  }
+
+  /**
+   * Asks the responder about one call. With `memory`, a decision stored for this call and these
+   * exact arguments is reused without asking, and a fresh answer is recorded (awaited) before
+   * this resolves. Never rejects: every failure is a denial.
+   */
+  async request(
+    request: Omit<ApprovalRequest, 'signal'>,
+    options: { timeoutMs: number; signal: AbortSignal | undefined; memory?: ApprovalMemory | undefined },
+  ): Promise<ApprovalOutcome> {
+    const { memory } = options;
+    if (memory === undefined) return (await this.#ask(request, options)).outcome;
+
+    let key: ApprovalKey;
+    let stored: ApprovalResponse | undefined;
+    try {
+      key = { callId: request.callId, toolName: request.toolName, argumentsHash: argumentsHash(request.arguments) };
+      stored = await memory.find(key);
+    } catch (error) {
+      return { approved: false, message: `The stored approvals could not be read (${describe(error)}), so the call was denied.` };
+    }
+    // A reused decision reads exactly as it did when it was given: the model sees no difference.
+    if (stored !== undefined) return outcomeOf(stored, request.toolName);
+
+    const { outcome, answer } = await this.#ask(request, options);
+    if (answer === undefined) return outcome;
+    try {
+      await memory.record(key, answer);
+    } catch (error) {
+      // An allow that is not stored would be asked again after a restart, for a call that already ran.
+      return { approved: false, message: `The approval answer could not be recorded (${describe(error)}), so the call was denied.` };
+    }
+    return outcome;
+  }
+
+  /** Asks the responder. `answer` is set only when it answered: a timeout, abort or failure is not a decision. */
+  async #ask(
+    request: Omit<ApprovalRequest, 'signal'>,
+    options: { timeoutMs: number; signal: AbortSignal | undefined },
+  ): Promise<{ outcome: ApprovalOutcome; answer?: ApprovalResponse }> {
+    const holder = this.#responder;
+    if (holder === undefined) {
+      return { outcome: { approved: false, message: `${request.toolName} needs approval and no approver is available, so the call was denied.` } };
+    }
+    if (options.signal?.aborted) return { outcome: { approved: false, message: 'The call was cancelled while waiting for approval.' } };
+    const controller = new AbortController();
+    const onAbort = () => controller.abort(options.signal?.reason);
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      const answer = await pTimeout(Promise.resolve().then(() => holder.respond({ ...request, signal: controller.signal })), {
+        milliseconds: options.timeoutMs,
+        signal: controller.signal,
+        message: 'approval timed out',
+      });
+      // Anything but a clear allow is a denial; the user's message (if any) is kept for the model.
+      const given: ApprovalResponse =
+        answer?.decision === 'allow'
+          ? { decision: 'allow' }
+          : typeof answer?.message === 'string' && answer.message.trim() !== ''
+            ? { decision: 'deny', message: answer.message }
+            : { decision: 'deny' };
+      return { outcome: outcomeOf(given, request.toolName), answer: given };
+    } catch (error) {
+      if (controller.signal.aborted) return { outcome: { approved: false, message: 'The call was cancelled while waiting for approval, so it was denied.' } };
+      if (error instanceof Error && error.name === 'TimeoutError') {
+        return { outcome: { approved: false, message: `No approval came within ${Math.round(options.timeoutMs / 1000)} s, so the call was denied.` } };
+      }
+      return { outcome: { approved: false, message: `The approval prompt failed (${describe(error)}), so the call was denied.` } };
+    } finally {
+      options.signal?.removeEventListener('abort', onAbort);
+      // Tell a prompt still open that its answer is no longer wanted.
+      if (!controller.signal.aborted) controller.abort(new Error('approval settled'));
+    }
+  }
+}
+
+function outcomeOf(response: ApprovalResponse, toolName: string): ApprovalOutcome {
+  if (response.decision === 'allow') return { approved: true };
+  const said = typeof response.message === 'string' && response.message.trim() !== '' ? ` The user said: ${response.message}` : '';
+  return { approved: false, message: `The user denied this ${toolName} call.${said}` };
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

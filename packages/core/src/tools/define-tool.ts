@@ -1,0 +1,79 @@
+import type { Logger } from '../logger.js';
+import type { InferParameters } from './infer-schema.js';
+import type { JsonSchema, StandardJsonSchema } from './schema-validator.js';
+import type { Sandbox } from '../policy/sandbox.js';
+
+/** What safety policies key on: `read-only` observes, `write` changes files, `dangerous` may do anything. */
+export type ToolTier = 'read-only' | 'write' | 'dangerous';
+
+/** What a tool body receives besides its arguments. */
+export interface ToolExecution {
+  /** Aborts on the caller's signal, the turn's signal and the call's timeout. Bodies should honour it. */
+  readonly signal: AbortSignal;
+  readonly callId: string;
+  readonly toolName: string;
+  /** 1 for the first run, 2 for the first retry, ... */
+  readonly attempt: number;
+  readonly logger: Logger;
+  /** The workspace confinement a plugin provided (tools-fs does), if any. */
+  readonly sandbox: Sandbox | undefined;
+}
+
+/** Retry policy for the body. Declare it only where running the body twice is safe. */
+export interface ToolRetryPolicy {
+  /** Retries after the first attempt. */
+  readonly retries: number;
+  /** First backoff in milliseconds (default 100), doubled each time up to `maxTimeoutMs` (default 2000). */
+  readonly minTimeoutMs?: number;
+  readonly maxTimeoutMs?: number;
+  /** Return false to stop retrying on this error. Errors thrown as `ToolCallError` are never retried. */
+  readonly shouldRetry?: (error: unknown) => boolean;
+}
+
+/** An example call, run by the conformance kit (`@weir/core/testing`). */
+export interface ToolExample {
+  readonly arguments: Record<string, unknown>;
+  /** Expect success (default) or a failure with this code. */
+  readonly expect?: { readonly ok: true } | { readonly ok: false; readonly code: string };
+}
+
+/** `parameters` may be a JSON Schema object (draft-07 or 2020-12) or a Standard Schema with JSON Schema. */
+export type ToolParameters = JsonSchema | StandardJsonSchema;
+
+export interface ToolOutput<Value> {
+  /** Validates the body's value (JSON Schema or Standard Schema); a mismatch is `INVALID_OUTPUT`. */
+  readonly schema?: ToolParameters;
+  /** Projects the value into what the model reads. Default: a string as is, anything else pretty JSON. */
+  render?(value: Value): string;
+}
+
+export interface ToolDefinition<Args = any, Value = any> {
+  /** Unique in a registry, `^[a-zA-Z0-9_-]{1,64}$`. */
+  readonly name: string;
+  /** What the model reads to decide when to call the tool. */
+  readonly description: string;
+  readonly parameters: ToolParameters;
+  /** The body: the only code a tool author writes. It may throw; the pipeline turns that into a result. */
+  readonly execute: (args: Args, exec: ToolExecution) => Value | Promise<Value>;
+  /** Default `'dangerous'`: a tool that does not say what it does is not trusted. */
+  readonly tier?: ToolTier;
+  readonly output?: ToolOutput<Value>;
+  /** The tool's own transform of its model-visible content, before the finalizeContent taps. */
+  readonly finalizeContent?: (content: string) => string;
+  /** Per-call deadline. `Infinity` disables it. Default: the harness's `defaultTimeoutMs`. */
+  readonly timeoutMs?: number;
+  /** Retry the body on failure, within the deadline. Absent: never retried. */
+  readonly retry?: number | ToolRetryPolicy;
+  readonly examples?: readonly ToolExample[];
+}
+
+/**
+ * Declares a tool with its arguments typed from `parameters`: a JSON Schema literal (no `as const`
+ * needed) or a Standard Schema such as zod. Returns the definition unchanged; validation and
+ * compilation happen at registration.
+ */
+export function defineTool<const P extends ToolParameters, Value>(
+  definition: Omit<ToolDefinition<InferParameters<P>, Value>, 'parameters'> & { readonly parameters: P },
+): ToolDefinition<InferParameters<P>, Value> {
+  return definition;
+}

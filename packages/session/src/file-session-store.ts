@@ -1,0 +1,288 @@
+import { createHash } from 'node:crypto';
+import { dirname, join, resolve } from 'node:path';
+import { HarnessError, isHarnessError, type Logger, type SessionMeta, type SessionRecord, type SessionRecovery } from '@weir/core';
+import { silentLogger } from './silent-logger.js';
+import { planFork } from './plan-fork.js';
+import { prepareRecord } from './prepare-record.js';
+import { encodeRecord } from './record-codec.js';
+import { scanSessionLog, type LogDamage } from './scan-session-log.js';
+import { nodeSessionFileSystem, O_APPEND, O_CREAT, O_EXCL, O_RDWR, type SessionFile, type SessionFileSystem } from './session-file-system.js';
+import { assertSessionId, createSessionId, isValidSessionId } from './session-id.js';
+import { acquireSessionLock, isProcessAlive, type ReleaseLock } from './session-lock.js';
+import type { CreateSessionOptions, ForkSessionOptions, SessionStore, SessionSummary } from './session-store.js';
+import { byUpdatedDescending, summarizeSession } from './summarize-session.js';
+import { WritableSession } from './writable-session.js';
+import { writeFileDurably } from './write-file-durably.js';
+
+export interface FileSessionStoreOptions {
+  /** Recoveries, stale locks and write failures are logged here. Default: silent. */
+  readonly logger?: Logger;
+  /** The clock for record times. Default: `new Date()`. */
+  readonly now?: () => Date;
+  /** The file operations. Default: the real file system. Tests inject failing writes and syncs here. */
+  readonly fs?: SessionFileSystem;
+  /** Whether the pid in a lock file is a live process. Default: `process.kill(pid, 0)` succeeds. */
+  readonly processAlive?: (pid: number) => boolean;
+}
+
+const LOG_SUFFIX = '.jsonl';
+
+/**
+ * A `SessionStore` with one append-only JSONL file per session in `dir` (created on first use):
+ * `<id>.jsonl`, its lock `<id>.lock`, and `quarantine/` for copies of damaged files. See
+ * docs/sessions.md for the format, the durability points and the recovery rules.
+ *
+ * Never throws; its methods reject with the `HarnessError`s listed on `SessionStore`. An I/O failure
+ * while creating, opening or forking is `SESSION_WRITE_FAILED`; `read` and `list` reject with the
+ * system error.
+ */
+export function createFileSessionStore(dir: string, options: FileSessionStoreOptions = {}): SessionStore {
+  const root = resolve(dir);
+  const fs = options.fs ?? nodeSessionFileSystem;
+  const logger = options.logger ?? silentLogger();
+  const now = options.now ?? (() => new Date());
+  const processAlive = options.processAlive ?? isProcessAlive;
+  const logPath = (id: string) => join(root, `${id}${LOG_SUFFIX}`);
+  const lock = (id: string) => acquireSessionLock(join(root, `${id}.lock`), { fs, logger, processAlive });
+
+  /** mkdir -p, then fsync the parent of every directory it created so the new names are durable. */
+  const ensureDirectory = async (path: string) => {
+    const created = await fs.mkdir(path);
+    if (created === undefined) return;
+    const parents: string[] = [];
+    for (let current = path; ; current = dirname(current)) {
+      parents.push(dirname(current));
+      if (current === created || dirname(current) === current) break;
+    }
+    for (const parent of parents.reverse()) await fs.syncDirectory(parent);
+  };
+
+  const writer = (id: string, records: readonly SessionRecord[], file: SessionFile, release: ReleaseLock, recovery?: SessionRecovery) =>
+    new WritableSession({
+      id,
+      records,
+      now,
+      logger,
+      ...(recovery === undefined ? {} : { recovery }),
+      sink: {
+        write: (bytes) => writeOnce(file, bytes),
+        datasync: () => file.datasync(),
+        async close() {
+          try {
+            await file.close();
+          } finally {
+            await release();
+          }
+        },
+      },
+    });
+
+  /** Keeps a durable copy of a damaged file (named by its content hash, so one copy per content). */
+  const quarantine = async (id: string, bytes: Uint8Array): Promise<string | undefined> => {
+    const folder = join(root, 'quarantine');
+    const path = join(folder, `${id}.${createHash('sha256').update(bytes).digest('hex').slice(0, 16)}${LOG_SUFFIX}`);
+    try {
+      await ensureDirectory(folder);
+      await writeFileDurably(fs, path, bytes);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
+        logger.error({ sessionId: id, err: error }, 'session: could not keep a copy of a damaged session');
+        return undefined;
+      }
+    }
+    return path;
+  };
+
+  const corrupt = async (id: string, bytes: Uint8Array, damage: LogDamage): Promise<HarnessError> => {
+    const copy = await quarantine(id, bytes);
+    logger.error({ sessionId: id, ...damage, copy }, 'session: damaged in the middle, not opened');
+    return new HarnessError(
+      'SESSION_CORRUPT',
+      `Session ${id} is damaged at line ${damage.line} (byte ${damage.offset}): ${damage.reason}. A crash cannot cause this, so nothing was ` +
+        `changed or dropped. ${copy === undefined ? 'Keeping a copy failed (see the log).' : `A copy is kept at ${copy}.`} ` +
+        `The lines before it are intact; repair or remove ${logPath(id)} to go on.`,
+    );
+  };
+
+  const readLog = async (id: string): Promise<Uint8Array> => {
+    assertSessionId(id);
+    try {
+      return await fs.readFile(logPath(id));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new HarnessError('SESSION_NOT_FOUND', `No session ${id} in ${root}.`);
+      throw error;
+    }
+  };
+
+  /** Says "exists" rather than "locked" for a session open elsewhere; the exclusive create settles any race after. */
+  const refuseExisting = async (id: string) => {
+    if (await fs.stat(logPath(id)).then(() => true, () => false)) throw exists(id);
+  };
+
+  const read = async (id: string): Promise<readonly SessionRecord[]> => {
+    const bytes = await readLog(id);
+    const scan = scanSessionLog(bytes, id);
+    if (!scan.ok) throw await corrupt(id, bytes, scan.damage);
+    return Object.freeze([...scan.records]);
+  };
+
+  return {
+    async create(create: CreateSessionOptions = {}) {
+      const at = now();
+      const id = create.id ?? createSessionId(at.getTime());
+      assertSessionId(id);
+      const meta: SessionMeta = { type: 'session', id, created: at.toISOString(), ...(create.title === undefined ? {} : { title: create.title }) };
+      const first = prepareRecord(meta, 1, meta.created);
+      return guard(`creating session ${id}`, async () => {
+        await ensureDirectory(root);
+        await refuseExisting(id);
+        const release = await lock(id);
+        try {
+          let file: SessionFile;
+          try {
+            file = await fs.open(logPath(id), O_RDWR | O_APPEND | O_CREAT | O_EXCL, 0o600);
+          } catch (error) {
+            if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw exists(id);
+            throw error;
+          }
+          try {
+            await writeOnce(file, first.bytes);
+            await file.datasync();
+            await fs.syncDirectory(root);
+          } catch (error) {
+            // Never acknowledged: leave no half-created session behind.
+            await file.close().catch(() => undefined);
+            await fs.unlink(logPath(id)).catch(() => undefined);
+            throw error;
+          }
+          return writer(id, [first.record], file, release);
+        } catch (error) {
+          await release();
+          throw error;
+        }
+      });
+    },
+
+    async open(id) {
+      assertSessionId(id);
+      // SESSION_NOT_FOUND before touching any lock (or creating the directory).
+      await fs.stat(logPath(id)).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') throw new HarnessError('SESSION_NOT_FOUND', `No session ${id} in ${root}.`);
+      });
+      return guard(`opening session ${id}`, async () => {
+        const release = await lock(id);
+        let file: SessionFile | undefined;
+        try {
+          try {
+            file = await fs.open(logPath(id), O_RDWR | O_APPEND);
+          } catch (error) {
+            if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new HarnessError('SESSION_NOT_FOUND', `No session ${id} in ${root}.`);
+            throw error;
+          }
+          // Read under the lock, through the fd that will append: no writer can change it in between.
+          const bytes = await file.readAll();
+          const scan = scanSessionLog(bytes, id);
+          if (!scan.ok) throw await corrupt(id, bytes, scan.damage);
+          let records = scan.records;
+          let recovery: SessionRecovery | undefined;
+          if (scan.torn) {
+            // Cut before the next append, or the next record would be glued to the fragment and lost with it.
+            await file.truncate(scan.torn.offset);
+            await file.datasync();
+            recovery = { offset: scan.torn.offset, droppedBytes: scan.torn.bytes, reason: scan.torn.reason };
+            logger.warn({ sessionId: id, ...recovery }, 'session: cut off a torn tail (an unacknowledged write)');
+          }
+          if (records.length === 0) {
+            // The process died while creating it, before the session record was durable.
+            const at = now().toISOString();
+            const first = prepareRecord({ type: 'session', id, created: at }, 1, at);
+            await writeOnce(file, first.bytes);
+            await file.datasync();
+            records = [first.record];
+            logger.warn({ sessionId: id }, 'session: the file had no session record; wrote a new one');
+          }
+          return writer(id, records, file, release, recovery);
+        } catch (error) {
+          await file?.close().catch(() => undefined);
+          await release();
+          throw error;
+        }
+      });
+    },
+
+    read,
+
+    async list() {
+      let names: string[];
+      try {
+        names = await fs.readdir(root);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+        throw error;
+      }
+      const summaries: SessionSummary[] = [];
+      for (const name of names) {
+        const id = name.slice(0, -LOG_SUFFIX.length);
+        if (!name.endsWith(LOG_SUFFIX) || !isValidSessionId(id)) continue;
+        try {
+          const bytes = await fs.readFile(logPath(id));
+          const scan = scanSessionLog(bytes, id);
+          const records = scan.ok ? scan.records : [];
+          const fallback = scan.ok && records.length > 0 ? '' : new Date((await fs.stat(logPath(id))).mtimeMs).toISOString();
+          summaries.push(summarizeSession(id, records, fallback, !scan.ok));
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue; // removed meanwhile
+          throw error;
+        }
+      }
+      return summaries.sort(byUpdatedDescending);
+    },
+
+    async fork(sourceId, fork: ForkSessionOptions = {}) {
+      const { id, meta, copied } = planFork(sourceId, await read(sourceId), fork, now());
+      const first = prepareRecord(meta, 1, meta.created);
+      return guard(`forking session ${sourceId} into ${id}`, async () => {
+        await ensureDirectory(root);
+        await refuseExisting(id);
+        const release = await lock(id);
+        try {
+          try {
+            // All or nothing: a crash mid-fork leaves no half-copied session.
+            await writeFileDurably(fs, logPath(id), Buffer.concat([first.bytes, ...copied.map((record) => encodeRecord(record))]));
+          } catch (error) {
+            if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw exists(id);
+            throw error;
+          }
+          const file = await fs.open(logPath(id), O_RDWR | O_APPEND);
+          return writer(id, [first.record, ...copied], file, release);
+        } catch (error) {
+          await release();
+          throw error;
+        }
+      });
+    },
+  };
+}
+
+const exists = (id: string) => new HarnessError('SESSION_EXISTS', `A session with id ${id} already exists.`);
+
+/** One record, one write(2). A short write leaves a torn line; it is a failure like ENOSPC, never continued. */
+async function writeOnce(file: SessionFile, bytes: Uint8Array): Promise<void> {
+  const written = await file.write(bytes);
+  if (written !== bytes.byteLength) {
+    throw Object.assign(new Error(`short write: ${written} of ${bytes.byteLength} bytes`), { code: 'ESHORTWRITE' });
+  }
+}
+
+/** Runs a store step; a system error becomes `SESSION_WRITE_FAILED`, a `HarnessError` passes through. */
+async function guard<T>(doing: string, step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    if (isHarnessError(error)) throw error;
+    const code = (error as { code?: unknown }).code;
+    throw new HarnessError('SESSION_WRITE_FAILED', `${doing} failed${typeof code === 'string' ? ` (${code})` : ''}: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+}

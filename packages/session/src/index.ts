@@ -1,0 +1,27 @@
+export { createMemorySessionStore } from './memory-session-store.js';
+export type { MemorySessionStoreOptions } from './memory-session-store.js';
+export { createFileSessionStore } from './file-session-store.js';
+export type { FileSessionStoreOptions } from './file-session-store.js';
+export type { SessionFile, SessionFileSystem } from './session-file-system.js';
+export type { CreateSessionOptions, ForkSessionOptions, SessionStore, SessionSummary } from './session-store.js';
+export { rebuildHistory } from './rebuild-history.js';
+export { createSessionId, isValidSessionId } from './session-id.js';
+
+// The interface the agent loop records through lives in @weir/core (the package depends on core, so
+// core cannot import from here); it is repeated here so a store's user needs one import.
+export {
+  ApprovalLedger,
+  INTERRUPTED_CALL_CONTENT,
+  SESSION_RECORD_VERSION,
+  UNSTARTED_CALL_CONTENT,
+  type AppendOptions,
+  type ApprovalDecisionRecord,
+  type InterruptedCall,
+  type RebuildHistoryOptions,
+  type Session,
+  type SessionEntry,
+  type SessionHistory,
+  type SessionMeta,
+  type SessionRecord,
+  type SessionRecovery,
+} from '@weir/core';

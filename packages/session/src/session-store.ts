@@ -1,0 +1,56 @@
+import type { Session, SessionRecord } from '@weir/core';
+
+/** A session in a listing. */
+export interface SessionSummary {
+  readonly id: string;
+  /** ISO 8601. */
+  readonly created: string;
+  /** ISO 8601 time of the last record. */
+  readonly updated: string;
+  /** Messages in the rebuilt history. */
+  readonly messageCount: number;
+  /** The session's title, else the start of its first user message. */
+  readonly title: string | undefined;
+  readonly forkedFrom: { readonly id: string; readonly seq: number } | undefined;
+  /** True when the file is damaged: opening it fails with `SESSION_CORRUPT`. The other fields are then best effort. */
+  readonly corrupt: boolean;
+}
+
+export interface CreateSessionOptions {
+  /** Default: a new time-sortable id (`createSessionId()`). */
+  readonly id?: string;
+  readonly title?: string;
+}
+
+export interface ForkSessionOptions {
+  /** Default: a new id. */
+  readonly id?: string;
+  /** The last source record to copy. Default: all of them. Cutting at a `turn_end` keeps whole turns. */
+  readonly throughSeq?: number;
+  /** Default: the source's title. */
+  readonly title?: string;
+}
+
+/**
+ * Where sessions live. `createMemorySessionStore()` (the default) keeps them for the life of the
+ * process; `createFileSessionStore(dir)` keeps one append-only JSONL file per session.
+ *
+ * Errors are `HarnessError`s: `INVALID_SESSION_ID` (an id that is not safe as a file name),
+ * `SESSION_EXISTS` (`create`/`fork` with an id that exists), `SESSION_NOT_FOUND`, `SESSION_LOCKED` (another live writer holds it), `SESSION_CORRUPT`
+ * (damage a crash cannot explain; a copy is kept), `SESSION_WRITE_FAILED`.
+ */
+export interface SessionStore {
+  /** Creates a session and opens it for writing. Its first record (seq 1) is the session record. */
+  create(options?: CreateSessionOptions): Promise<Session>;
+  /** Opens an existing session for writing (resume), cutting off a torn tail first. */
+  open(id: string): Promise<Session>;
+  /** Reads a session's records without taking the lock or repairing anything (a torn tail is ignored). */
+  read(id: string): Promise<readonly SessionRecord[]>;
+  /** Every session, most recently updated first. */
+  list(): Promise<SessionSummary[]>;
+  /**
+   * Creates a session whose records copy the source's up to `throughSeq`, with `forkedFrom` in its
+   * session record, and opens it for writing. The source is only read.
+   */
+  fork(sourceId: string, options?: ForkSessionOptions): Promise<Session>;
+}
