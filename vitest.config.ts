@@ -14,6 +14,7 @@ const alias = [
   { find: /^@weir\/safety$/, replacement: here('packages/safety/src/index.ts') },
   { find: /^@weir\/tools-shell$/, replacement: here('packages/tools-shell/src/index.ts') },
   { find: /^@weir\/session$/, replacement: here('packages/session/src/index.ts') },
+  { find: /^@weir\/dispatch-bullmq$/, replacement: here('packages/dispatch-bullmq/src/index.ts') },
   { find: /^weir-tool-hello$/, replacement: here('examples/tool-package-hello/src/index.ts') },
 ];
 
@@ -50,6 +51,7 @@ export default defineConfig({
       project('safety', 'packages/safety'),
       project('tools-shell', 'packages/tools-shell'),
       project('session', 'packages/session'),
+      project('dispatch-bullmq', 'packages/dispatch-bullmq'),
       // Each example is a package of its own; their tests sit in <example>/test/.
       project('examples', 'examples', { include: ['*/test/**/*.test.ts'], typecheck: false }),
     ],

@@ -1,0 +1,132 @@
+import type { Redis } from 'ioredis';
+import { argumentsHash, INTERRUPTED_CALL_CONTENT, ToolCallError, type Harness, type Logger, type Sandbox, type ToolExecution } from '@weir/core';
+import { parseToolJob, type toolJobKeys, type ToolJobOutcome } from './tool-job.js';
+
+/** What one job run needs from the worker around it. */
+export interface ToolJobRuntime {
+  readonly harness: Harness;
+  readonly sandbox: () => Sandbox | undefined;
+  readonly redis: Redis;
+  readonly keys: ReturnType<typeof toolJobKeys>;
+  readonly queue: string;
+  readonly workerId: string;
+  readonly logger: Logger;
+}
+
+/** The job as the worker sees it: its id, data and progress channel (a BullMQ `Job`, narrowed). */
+export interface RunnableJob {
+  readonly id?: string | undefined;
+  readonly data: unknown;
+  updateProgress(progress: number | object): Promise<void>;
+}
+
+/**
+ * Runs the body of one job and returns the outcome the caller reads. In order: refuse a job that
+ * is malformed, past its deadline, for a tool this worker lacks, or whose arguments do not match
+ * the hash the caller approved; record the start (atomically with reading the cancel mark); then
+ * the body. A re-delivered job (its worker died) whose start was recorded runs again only for a
+ * `read-only` tool or one that declares a retry policy; any other is answered as interrupted, so a
+ * `write` or `dangerous` body never runs twice. Only a Redis failure rejects.
+ */
+export async function runToolJob(runtime: ToolJobRuntime, job: RunnableJob, signal: AbortSignal | undefined): Promise<ToolJobOutcome> {
+  const data = parseToolJob(job.data);
+  if (typeof data === 'string') return refuse('INVALID_JOB', `the worker on queue "${runtime.queue}" refused the job: ${data}.`);
+  const jobId = job.id ?? '';
+  if (data.deadlineAt !== null && Date.now() >= data.deadlineAt) {
+    return refuse('TIMEOUT', `${data.toolName} did not run: its deadline passed before a worker took it.`);
+  }
+  const tool = runtime.harness.tools.get(data.toolName);
+  if (tool === undefined) {
+    return refuse('TOOL_NOT_FOUND', `the worker on queue "${runtime.queue}" has no tool "${data.toolName}", so the call did not run. Use another tool.`);
+  }
+  if (argumentsHash(data.arguments) !== data.argumentsHash) {
+    return refuse('ARGUMENTS_MISMATCH', `${data.toolName} did not run: the arguments the worker received are not the ones that were approved.`);
+  }
+
+  // The start mark lives until the caller's deadline (plus a minute): after that the job is refused anyway.
+  const ttlMs = data.deadlineAt === null ? 86_400_000 : Math.max(data.deadlineAt - Date.now(), 0) + 60_000;
+  const marked = await runtime.redis
+    .multi()
+    .set(runtime.keys.started(jobId), runtime.workerId, 'PX', ttlMs, 'NX')
+    .get(runtime.keys.cancelled(jobId))
+    .exec();
+  const firstStart = marked?.[0]?.[1] === 'OK';
+  const cancelled = marked?.[1]?.[1] !== null && marked?.[1]?.[1] !== undefined;
+  if (marked === null || marked.some(([error]) => error !== null)) throw new Error('could not record the start of the job in Redis');
+  if (cancelled) return refuse('ABORTED', `${data.toolName} was cancelled before it started.`);
+  if (!firstStart) {
+    const rerunnable = tool.tier === 'read-only' || tool.retryPolicy !== undefined;
+    runtime.logger.warn({ jobId, toolName: data.toolName, rerun: rerunnable }, 'a job whose start was recorded came back (its worker stopped)');
+    if (!rerunnable) return refuse('INTERRUPTED', INTERRUPTED_CALL_CONTENT);
+  }
+
+  const controller = new AbortController();
+  const stop = (reason: unknown) => controller.abort(reason);
+  const onCancel = () => stop(signal?.reason ?? new Error('cancelled by the caller'));
+  signal?.addEventListener('abort', onCancel, { once: true });
+  const timer = data.deadlineAt === null ? undefined : setTimeout(() => stop(new Error('deadline passed')), Math.max(data.deadlineAt - Date.now(), 0));
+  const exec = {
+    signal: controller.signal,
+    callId: data.callId,
+    toolName: data.toolName,
+    attempt: data.attempt,
+    logger: runtime.logger.child({ callId: data.callId, jobId }),
+    sandbox: runtime.sandbox(),
+    // The core's `exec.progress` contract: a report goes to the caller; a failed report is logged, never thrown.
+    progress: (update: unknown) => {
+      const payload = typeof update === 'number' || (typeof update === 'object' && update !== null) ? update : { value: update };
+      job.updateProgress(payload as number | object).catch((error: unknown) => runtime.logger.debug({ err: error, jobId }, 'a progress report was lost'));
+    },
+    run: { id: data.callKey, ...(data.parentCallKey === undefined ? {} : { parentCallKey: data.parentCallKey }) },
+  } satisfies ToolExecution & Record<string, unknown>;
+
+  try {
+    const value = await raceAbort(Promise.resolve().then(() => tool.execute(data.arguments, exec)), controller.signal);
+    return crossable(data.toolName, value);
+  } catch (error) {
+    if (controller.signal.aborted) {
+      return signal?.aborted ? refuse('ABORTED', `${data.toolName} was cancelled before it finished.`) : refuse('TIMEOUT', `${data.toolName} was stopped at its deadline.`);
+    }
+    if (error instanceof ToolCallError) return refuse(error.code, error.message);
+    return { ok: false, kind: 'error', code: 'EXECUTION_FAILED', message: describe(error) };
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', onCancel);
+  }
+}
+
+function refuse(code: string, message: string): ToolJobOutcome {
+  return { ok: false, kind: 'tool', code, message };
+}
+
+/** The value crosses the queue as JSON: one that cannot is a failure here, not a lost job there. */
+function crossable(toolName: string, value: unknown): ToolJobOutcome {
+  try {
+    JSON.stringify(value);
+  } catch (error) {
+    return refuse('INVALID_OUTPUT', `${toolName} returned a value that cannot be sent back as JSON (${describe(error)}).`);
+  }
+  return value === undefined ? { ok: true } : { ok: true, value };
+}
+
+/** A body that ignores its signal does not hold the worker's answer: the abort wins. */
+function raceAbort<T>(running: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    running.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

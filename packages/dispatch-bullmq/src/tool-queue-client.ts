@@ -1,0 +1,236 @@
+import type { Queue, QueueEvents } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { INTERRUPTED_CALL_CONTENT, ToolCallError, type Logger } from '@weir/core';
+import { describeConnection, openRedis, whenReady, type RedisConnection } from './redis-client.js';
+import { toolJobKeys, type ToolJob, type ToolJobOutcome } from './tool-job.js';
+
+export interface ToolQueueClientOptions {
+  readonly connection: RedisConnection;
+  readonly queue: string;
+  readonly prefix: string;
+  readonly connectTimeoutMs: number;
+  readonly pickupTimeoutMs: number;
+  readonly logger: Logger;
+}
+
+export interface RunJobOptions {
+  readonly signal: AbortSignal;
+  readonly onProgress: (update: unknown) => void;
+}
+
+interface Pending {
+  readonly settle: (outcome: ToolJobOutcome) => void;
+  /** A worker took the job (BullMQ's `active` event). */
+  active: boolean;
+  readonly onProgress: (update: unknown) => void;
+}
+
+interface Connected {
+  readonly producer: Redis;
+  readonly queue: Queue;
+  listening: Promise<QueueEvents> | undefined;
+  /** The connection the events reader was given (BullMQ does not close a connection it was handed). */
+  reader: Redis | undefined;
+}
+
+/**
+ * The agent's side of the queue: adds one job per attempt and waits for its answer. One
+ * `QueueEvents` reader serves every call of the plugin (not one listener set per job); it starts
+ * at the stream's last entry, read before the first job is added, so no answer can slip by
+ * between "add" and "listen". Never throws into the pipeline anything but a `ToolCallError` or
+ * the call's own abort reason.
+ */
+export class ToolQueueClient {
+  readonly #options: ToolQueueClientOptions;
+  readonly #keys: ReturnType<typeof toolJobKeys>;
+  readonly #pending = new Map<string, Pending>();
+  #connected: Promise<Connected> | undefined;
+  #closed = false;
+
+  constructor(options: ToolQueueClientOptions) {
+    this.#options = options;
+    this.#keys = toolJobKeys(options.prefix, options.queue);
+  }
+
+  /** Imports bullmq and ioredis and creates the producer; nothing waits for Redis here. */
+  async open(): Promise<void> {
+    this.#connected ??= this.#create();
+    await this.#connected;
+  }
+
+  async #create(): Promise<Connected> {
+    const { Queue } = await import('bullmq');
+    // Fail fast while Redis is away: no offline queue, one try per command. A call waits at most
+    // connectTimeoutMs for a reconnection (whenReady), then answers REDIS_UNAVAILABLE.
+    const producer = await openRedis(this.#options.connection, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+    producer.on('error', (error) => this.#options.logger.debug({ err: error }, 'redis connection error (ioredis reconnects)'));
+    let lost = false;
+    producer.on('close', () => {
+      lost = true;
+    });
+    producer.on('ready', () => {
+      if (lost) void this.#checkPendingAfterReconnect();
+      lost = false;
+    });
+    const queue = new Queue(this.#options.queue, { connection: producer, prefix: this.#options.prefix });
+    queue.on('error', (error) => this.#options.logger.debug({ err: error }, 'bullmq queue error'));
+    return { producer, queue, listening: undefined, reader: undefined };
+  }
+
+  /**
+   * Runs one job: resolves with the worker's answer, rejects with a `ToolCallError` (Redis away,
+   * no worker) or with the signal's reason once the caller gave up (the job is then cancelled).
+   */
+  async run(job: ToolJob, jobId: string, options: RunJobOptions): Promise<ToolJobOutcome> {
+    if (this.#closed) throw new ToolCallError('NOT_EXECUTED', `${job.toolName} was not sent: the dispatcher for queue "${this.#options.queue}" is closed.`);
+    await this.open();
+    const connected = await this.#connected!;
+    if (!(await whenReady(connected.producer, this.#options.connectTimeoutMs))) throw this.#unavailable(job, undefined);
+    try {
+      await this.#listen(connected);
+    } catch (error) {
+      throw this.#unavailable(job, error);
+    }
+    options.signal.throwIfAborted();
+
+    let settle!: (outcome: ToolJobOutcome) => void;
+    const answered = new Promise<ToolJobOutcome>((resolve) => {
+      settle = resolve;
+    });
+    const pending: Pending = { settle, active: false, onProgress: options.onProgress };
+    this.#pending.set(jobId, pending);
+    let pickupTimer: ReturnType<typeof setTimeout> | undefined;
+    let onAbort: (() => void) | undefined;
+    try {
+      try {
+        await connected.queue.add(job.toolName, job, { jobId, removeOnComplete: true, removeOnFail: true });
+      } catch (error) {
+        throw this.#unavailable(job, error);
+      }
+      const aborted = new Promise<never>((_, reject) => {
+        onAbort = () => {
+          void this.#cancel(connected, jobId, job);
+          reject(options.signal.reason);
+        };
+        if (options.signal.aborted) onAbort();
+        else options.signal.addEventListener('abort', onAbort, { once: true });
+      });
+      pickupTimer = setTimeout(() => void this.#withdrawIfWaiting(connected, jobId, job), this.#options.pickupTimeoutMs);
+      return await Promise.race([answered, aborted]);
+    } finally {
+      clearTimeout(pickupTimer);
+      if (onAbort) options.signal.removeEventListener('abort', onAbort);
+      this.#pending.delete(jobId);
+    }
+  }
+
+  /** Stops listening and closes the connections. Calls still out are answered as interrupted. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    const connected = await this.#connected?.catch(() => undefined);
+    if (!connected) return;
+    for (const [, pending] of this.#pending) {
+      pending.settle({ ok: false, kind: 'tool', code: 'INTERRUPTED', message: `${INTERRUPTED_CALL_CONTENT} (the dispatcher closed while the call was out)` });
+    }
+    const events = await connected.listening?.catch(() => undefined);
+    await events?.close().catch(() => undefined);
+    connected.reader?.disconnect();
+    await connected.queue.close().catch(() => undefined);
+    connected.producer.disconnect();
+  }
+
+  #listen(connected: Connected): Promise<QueueEvents> {
+    connected.listening ??= this.#startListening(connected).catch((error: unknown) => {
+      connected.listening = undefined;
+      throw error;
+    });
+    return connected.listening;
+  }
+
+  async #startListening(connected: Connected): Promise<QueueEvents> {
+    const { QueueEvents } = await import('bullmq');
+    const tail = await connected.producer.xrevrange(this.#keys.events, '+', '-', 'COUNT', 1);
+    const lastEventId = tail[0]?.[0] ?? '0-0';
+    const reader = await openRedis(this.#options.connection, { maxRetriesPerRequest: null });
+    reader.on('error', () => undefined);
+    connected.reader = reader;
+    const events = new QueueEvents(this.#options.queue, { connection: reader, prefix: this.#options.prefix, lastEventId });
+    events.on('error', (error) => this.#options.logger.debug({ err: error }, 'bullmq queue events error'));
+    events.on('active', ({ jobId }) => {
+      const pending = this.#pending.get(jobId);
+      if (pending) pending.active = true;
+    });
+    events.on('progress', ({ jobId, data }) => this.#pending.get(jobId)?.onProgress(data));
+    events.on('completed', ({ jobId, returnvalue }) => this.#pending.get(jobId)?.settle(readOutcome(returnvalue)));
+    events.on('failed', ({ jobId, failedReason }) => {
+      this.#pending.get(jobId)?.settle({ ok: false, kind: 'error', code: 'EXECUTION_FAILED', message: `the worker could not finish the job: ${failedReason}` });
+    });
+    await events.waitUntilReady();
+    return events;
+  }
+
+  /** No worker took the job in time: take it back, so it cannot run after the caller was told it did not. */
+  async #withdrawIfWaiting(connected: Connected, jobId: string, job: ToolJob): Promise<void> {
+    const pending = this.#pending.get(jobId);
+    if (!pending || pending.active) return;
+    const removed = await connected.queue.remove(jobId).catch(() => 0);
+    if (removed !== 1) return; // a worker holds it now: its answer is on the way
+    pending.settle({
+      ok: false,
+      kind: 'tool',
+      code: 'NO_WORKER',
+      message:
+        `no worker took ${job.toolName} from queue "${this.#options.queue}" within ${this.#options.pickupTimeoutMs} ms, ` +
+        'so the call was withdrawn and did not run. The tool workers may be down or busy; try again later or use another tool.',
+    });
+  }
+
+  /**
+   * The caller gave up: mark the job cancelled (a worker that has not started the body will not),
+   * tell the workers (the one running it aborts the body's signal), and remove it if still waiting.
+   */
+  async #cancel(connected: Connected, jobId: string, job: ToolJob): Promise<void> {
+    const key = this.#keys.cancelled(jobId);
+    const ttlMs = job.deadlineAt === null ? 3_600_000 : Math.max(job.deadlineAt - Date.now(), 0) + 60_000;
+    try {
+      await connected.producer.multi().set(key, '1', 'PX', ttlMs).publish(this.#keys.cancelChannel, jobId).exec();
+      const removed = await connected.queue.remove(jobId).catch(() => 0);
+      if (removed === 1) await connected.producer.del(key);
+    } catch (error) {
+      this.#options.logger.warn({ err: error, jobId }, 'could not cancel a remote tool call; the worker stops it at its deadline');
+    }
+  }
+
+  /**
+   * Redis came back. A Redis that restarted without its data lost the jobs that were out: their
+   * callers would otherwise wait until their deadlines. Each is answered as interrupted.
+   */
+  async #checkPendingAfterReconnect(): Promise<void> {
+    const connected = await this.#connected?.catch(() => undefined);
+    if (!connected) return;
+    for (const [jobId, pending] of this.#pending) {
+      const state = await connected.queue.getJobState(jobId).catch(() => 'unknown-error');
+      if (state !== 'unknown') continue;
+      pending.settle({ ok: false, kind: 'tool', code: 'INTERRUPTED', message: `${INTERRUPTED_CALL_CONTENT} (Redis restarted and lost the job)` });
+    }
+  }
+
+  #unavailable(job: ToolJob, cause: unknown): ToolCallError {
+    const why = cause instanceof Error ? ` (${cause.message})` : '';
+    return new ToolCallError(
+      'REDIS_UNAVAILABLE',
+      `${job.toolName} was not run: the tool queue at ${describeConnection(this.#options.connection)} is unreachable${why}. ` +
+        'The call had no effect; try again later.',
+      { cause },
+    );
+  }
+}
+
+/** A return value that is not an outcome (a foreign worker on the queue) is a failure, not a success. */
+function readOutcome(value: unknown): ToolJobOutcome {
+  if (typeof value === 'object' && value !== null && typeof (value as { ok?: unknown }).ok === 'boolean') {
+    const outcome = value as ToolJobOutcome;
+    if (outcome.ok || (typeof outcome.code === 'string' && typeof outcome.message === 'string')) return outcome;
+  }
+  return { ok: false, kind: 'error', code: 'EXECUTION_FAILED', message: 'the worker answered with something that is not a weir tool outcome' };
+}

@@ -1,0 +1,151 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHarness, defineTool, definePlugin, type Harness, type ToolResult } from '@weir/core';
+import { remoteDispatch, type RemoteProgress } from '@weir/dispatch-bullmq';
+import { leftoverKeys } from './fixtures/leftover-keys.js';
+import { freePort, startRedis, type TestRedis } from './fixtures/redis-server.js';
+import { spawnWorker, type WorkerProcess } from './fixtures/spawn-worker.js';
+import { testTools } from './fixtures/test-tools.js';
+
+// One Redis and one worker process for the file; each test uses its own calls.
+let redis: TestRedis;
+let worker: WorkerProcess;
+let dir: string;
+let harness: Harness;
+const progress: RemoteProgress[] = [];
+const queue = 'tools';
+
+const agentOnly = definePlugin({
+  name: 'agent-only',
+  setup(ctx) {
+    ctx.tools.register(
+      defineTool({ name: 'agent_only', description: 'Known to the agent, not to the worker.', tier: 'read-only', parameters: { type: 'object', properties: {} }, execute: () => 'local' }),
+    );
+  },
+});
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'weir-dispatch-'));
+  redis = await startRedis();
+  worker = await spawnWorker({ REDIS_URL: redis.url, QUEUE: queue, EFFECTS_DIR: dir });
+  harness = createHarness();
+  await harness.use(testTools(dir));
+  await harness.use(agentOnly);
+  await harness.use(remoteDispatch({ connection: redis.url, queue, pickupTimeoutMs: 5_000, onProgress: (event) => progress.push(event) }));
+  // A guard on the agent: it denies one line, so that call never reaches the queue.
+  harness.hooks.prepareExecution.tap('deny-secret', (preparation) => {
+    if (preparation.status === 'ready' && preparation.arguments.line === 'secret') return { action: 'block', reason: 'no secrets' };
+    return undefined;
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await harness?.close();
+  await worker?.stop();
+  await redis?.stop();
+  await rm(dir, { recursive: true, force: true });
+});
+
+function failure(result: ToolResult) {
+  expect(result.ok).toBe(false);
+  return result.ok ? undefined : result.error;
+}
+
+describe('remoteDispatch with a worker process', () => {
+  it('runs a batch of calls on the worker and answers in call order', async () => {
+    const calls = [0, 1, 2, 3, 4, 5].map((n) => ({ id: `c${n}`, name: 'echo', arguments: { text: `t${n}`, delayMs: (5 - n) * 20 } }));
+    const results = await harness.executeToolCalls(calls);
+    expect(results.map((r) => r.callId)).toEqual(calls.map((c) => c.id));
+    for (const [n, result] of results.entries()) {
+      expect(result.ok).toBe(true);
+      expect(result.ok && result.value).toEqual({ text: `t${n}`, pid: worker.pid, attempt: 1 });
+      expect(result.attempts).toBe(1);
+    }
+  });
+
+  it('keeps policy on the agent: a blocked call never reaches the worker', async () => {
+    const result = await harness.executeToolCall({ id: 'b1', name: 'append_line', arguments: { line: 'secret' } });
+    expect(failure(result)?.code).toBe('BLOCKED');
+    const written = await harness.executeToolCall({ id: 'b2', name: 'append_line', arguments: { line: 'public' } });
+    expect(written.ok).toBe(true);
+    expect(await readFile(path.join(dir, 'effects.log'), 'utf8')).toBe('public\n');
+  });
+
+  it('validates the output on the agent: a value that does not match the schema is INVALID_OUTPUT', async () => {
+    const result = await harness.executeToolCall({ id: 'o1', name: 'wrong_shape', arguments: {} });
+    expect(failure(result)?.code).toBe('INVALID_OUTPUT');
+  });
+
+  it('answers TOOL_NOT_FOUND, naming the worker, for a tool the worker does not have', async () => {
+    const result = await harness.executeToolCall({ id: 'n1', name: 'agent_only', arguments: {} });
+    expect(failure(result)?.code).toBe('TOOL_NOT_FOUND');
+    expect(result.content).toContain('worker on queue "tools"');
+  });
+
+  it('carries progress back and stops the body on the worker when the caller aborts', async () => {
+    const controller = new AbortController();
+    const running = harness.executeToolCall({ id: 'a1', name: 'wait_for_abort', arguments: { tag: 'abort1' } }, { signal: controller.signal });
+    await waitFor(() => existsSync(path.join(dir, 'abort1.started')));
+    await waitFor(() => progress.filter((p) => p.callId === 'a1').length === 2);
+    controller.abort();
+    const result = await running;
+    expect(failure(result)?.code).toBe('ABORTED');
+    await waitFor(() => existsSync(path.join(dir, 'abort1.stopped')));
+    expect(await readFile(path.join(dir, 'abort1.stopped'), 'utf8')).toBe('true');
+    expect(progress.filter((p) => p.callId === 'a1').map((p) => p.update)).toEqual([{ step: 1, of: 2 }, { step: 2, of: 2 }]);
+  });
+
+  it('stops the body on the worker at the call deadline', async () => {
+    const result = await harness.executeToolCall({ id: 'd1', name: 'short_deadline', arguments: { tag: 'deadline1' } });
+    expect(failure(result)?.code).toBe('TIMEOUT');
+    await waitFor(() => existsSync(path.join(dir, 'deadline1.stopped')));
+    expect(await readFile(path.join(dir, 'deadline1.stopped'), 'utf8')).toBe('true');
+  });
+});
+
+describe('failures are results', () => {
+  it('answers NO_WORKER when no worker takes the job in time, and leaves no job behind', async () => {
+    const lonely = createHarness();
+    await lonely.use(testTools(dir));
+    await lonely.use(remoteDispatch({ connection: redis.url, queue: 'nobody-listens', pickupTimeoutMs: 300 }));
+    try {
+      const result = await lonely.executeToolCall({ id: 'w1', name: 'echo', arguments: { text: 'hello?' } });
+      expect(failure(result)?.code).toBe('NO_WORKER');
+      expect(result.content).toContain('nobody-listens');
+      expect(await jobKeys('nobody-listens')).toEqual([]);
+    } finally {
+      await lonely.close();
+    }
+  });
+
+  it('answers REDIS_UNAVAILABLE quickly when Redis cannot be reached', async () => {
+    const port = await freePort();
+    const offline = createHarness();
+    await offline.use(testTools(dir));
+    await offline.use(remoteDispatch({ connection: { host: '127.0.0.1', port }, queue, connectTimeoutMs: 300 }));
+    try {
+      const started = performance.now();
+      const result = await offline.executeToolCall({ id: 'r1', name: 'echo', arguments: { text: 'x' } });
+      expect(failure(result)?.code).toBe('REDIS_UNAVAILABLE');
+      expect(result.content).toContain(`127.0.0.1:${port}`);
+      expect(performance.now() - started).toBeLessThan(3_000);
+    } finally {
+      await offline.close();
+    }
+  });
+});
+
+function jobKeys(name: string): Promise<string[]> {
+  return leftoverKeys(redis.url, name);
+}
+
+async function waitFor(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > until) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
