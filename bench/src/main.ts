@@ -2,9 +2,17 @@ import { agentStepBench, printAgentStepComparison } from './agent-step-bench.js'
 import { hotReloadBench } from './hot-reload-bench.js';
 import { formatPeerTable, measurePeers } from './peers/measure-peers.js';
 import { pipelineBench } from './pipeline-bench.js';
+import { printScaleOut, scaleOutBench } from './scale-out/scale-out-bench.js';
 
 // `pnpm bench -- --quick`: every part shortened, rough figures, to check the benchmarks run.
 const quick = process.argv.includes('--quick');
+// `pnpm bench -- --only=scale-out`: one section alone.
+const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
+if (only === 'scale-out') {
+  console.log(`weir benchmarks (scale-out only) - Node ${process.version}, ${process.platform}/${process.arch}`);
+  await runScaleOut();
+  process.exit(0);
+}
 
 console.log(`weir benchmarks - Node ${process.version}, ${process.platform}/${process.arch}`);
 await pipelineBench();
@@ -15,3 +23,10 @@ console.log('\npeers: the same agent turn (K echo tool steps, then text) on othe
 const peers = await measurePeers({ quick });
 console.log(formatPeerTable(peers));
 printAgentStepComparison(agentStep, peers);
+
+await runScaleOut();
+
+async function runScaleOut(): Promise<void> {
+  console.log('\nscale-out: echo through BullMQ on a local redis-server, worker processes on this machine');
+  printScaleOut(await scaleOutBench({ quick }));
+}

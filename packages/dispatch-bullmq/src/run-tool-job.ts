@@ -11,6 +11,8 @@ export interface ToolJobRuntime {
   readonly queue: string;
   readonly workerId: string;
   readonly logger: Logger;
+  /** Jobs that left marks (start, cancel) to delete once BullMQ stored their answer. */
+  readonly marked: Set<string>;
 }
 
 /** The job as the worker sees it: its id, data and progress channel (a BullMQ `Job`, narrowed). */
@@ -23,8 +25,8 @@ export interface RunnableJob {
 /**
  * Runs the body of one job and returns the outcome the caller reads. In order: refuse a job that
  * is malformed, past its deadline, for a tool this worker lacks, or whose arguments do not match
- * the hash the caller approved; record the start (atomically with reading the cancel mark); then
- * the body. A re-delivered job (its worker died) whose start was recorded runs again only for a
+ * the hash the caller approved; unless the tool is read-only, record the start (atomically with
+ * reading the cancel mark); then the body. A re-delivered job (its worker died) whose start was recorded runs again only for a
  * `read-only` tool or one that declares a retry policy; any other is answered as interrupted, so a
  * `write` or `dangerous` body never runs twice. Only a Redis failure rejects.
  */
@@ -43,21 +45,11 @@ export async function runToolJob(runtime: ToolJobRuntime, job: RunnableJob, sign
     return refuse('ARGUMENTS_MISMATCH', `${data.toolName} did not run: the arguments the worker received are not the ones that were approved.`);
   }
 
-  // The start mark lives until the caller's deadline (plus a minute): after that the job is refused anyway.
-  const ttlMs = data.deadlineAt === null ? 86_400_000 : Math.max(data.deadlineAt - Date.now(), 0) + 60_000;
-  const marked = await runtime.redis
-    .multi()
-    .set(runtime.keys.started(jobId), runtime.workerId, 'PX', ttlMs, 'NX')
-    .get(runtime.keys.cancelled(jobId))
-    .exec();
-  const firstStart = marked?.[0]?.[1] === 'OK';
-  const cancelled = marked?.[1]?.[1] !== null && marked?.[1]?.[1] !== undefined;
-  if (marked === null || marked.some(([error]) => error !== null)) throw new Error('could not record the start of the job in Redis');
-  if (cancelled) return refuse('ABORTED', `${data.toolName} was cancelled before it started.`);
-  if (!firstStart) {
-    const rerunnable = tool.tier === 'read-only' || tool.retryPolicy !== undefined;
-    runtime.logger.warn({ jobId, toolName: data.toolName, rerun: rerunnable }, 'a job whose start was recorded came back (its worker stopped)');
-    if (!rerunnable) return refuse('INTERRUPTED', INTERRUPTED_CALL_CONTENT);
+  // A read-only body may run again after a crash, so it needs no start mark: no round trip before it.
+  // The stricter of the two tiers counts (the agent's definition and this worker's may differ).
+  if (tool.tier !== 'read-only' || data.tier !== 'read-only') {
+    const refused = await recordStart(runtime, jobId, data.deadlineAt, tool.retryPolicy !== undefined);
+    if (refused !== undefined) return refused(data.toolName);
   }
 
   const controller = new AbortController();
@@ -85,6 +77,7 @@ export async function runToolJob(runtime: ToolJobRuntime, job: RunnableJob, sign
     return crossable(data.toolName, value);
   } catch (error) {
     if (controller.signal.aborted) {
+      if (signal?.aborted) runtime.marked.add(jobId); // the caller's cancel mark, to delete
       return signal?.aborted ? refuse('ABORTED', `${data.toolName} was cancelled before it finished.`) : refuse('TIMEOUT', `${data.toolName} was stopped at its deadline.`);
     }
     if (error instanceof ToolCallError) return refuse(error.code, error.message);
@@ -93,6 +86,28 @@ export async function runToolJob(runtime: ToolJobRuntime, job: RunnableJob, sign
     clearTimeout(timer);
     signal?.removeEventListener('abort', onCancel);
   }
+}
+
+/**
+ * Records the start (atomically with reading the cancel mark). Returns `undefined` to run the
+ * body, or the refusal: cancelled before it started, or a re-delivered job whose start was
+ * recorded by a worker that stopped (interrupted, unless the tool declares it may be retried).
+ * The mark lives until the caller's deadline plus a minute: after that the job is refused anyway.
+ */
+async function recordStart(
+  runtime: ToolJobRuntime,
+  jobId: string,
+  deadlineAt: number | null,
+  retryable: boolean,
+): Promise<((toolName: string) => ToolJobOutcome) | undefined> {
+  const ttlMs = deadlineAt === null ? 86_400_000 : Math.max(deadlineAt - Date.now(), 0) + 60_000;
+  const replies = await runtime.redis.multi().set(runtime.keys.started(jobId), runtime.workerId, 'PX', ttlMs, 'NX').get(runtime.keys.cancelled(jobId)).exec();
+  if (replies === null || replies.some(([error]) => error !== null)) throw new Error('could not record the start of the job in Redis');
+  runtime.marked.add(jobId);
+  if (replies[1]?.[1] !== null) return (toolName) => refuse('ABORTED', `${toolName} was cancelled before it started.`);
+  if (replies[0]?.[1] === 'OK') return undefined;
+  runtime.logger.warn({ jobId, rerun: retryable }, 'a job whose start was recorded came back (its worker stopped)');
+  return retryable ? undefined : () => refuse('INTERRUPTED', INTERRUPTED_CALL_CONTENT);
 }
 
 function refuse(code: string, message: string): ToolJobOutcome {

@@ -75,7 +75,7 @@ export async function startToolWorker(options: ToolWorkerOptions): Promise<ToolW
   const blocking = await openRedis(options.connection, { maxRetriesPerRequest: null });
   const logger = harness.logger.child({ worker: id, queue: options.queue });
   for (const client of [redis, subscriber, blocking]) client.on('error', (error) => logger.debug({ err: error }, 'redis connection error (ioredis reconnects)'));
-  const runtime: ToolJobRuntime = { harness, sandbox: () => sandbox(), redis, keys, queue: options.queue, workerId: id, logger };
+  const runtime: ToolJobRuntime = { harness, sandbox: () => sandbox(), redis, keys, queue: options.queue, workerId: id, logger, marked: new Set() };
 
   const worker = new Worker<unknown, ToolJobOutcome>(options.queue, (job, _token, signal) => runToolJob(runtime, job, signal), {
     connection: blocking,
@@ -89,7 +89,8 @@ export async function startToolWorker(options: ToolWorkerOptions): Promise<ToolW
   // The marks go once the answer is stored (not when the body returns): a worker that dies between
   // the two leaves its start mark, and the job, re-delivered, is answered as interrupted.
   const forget = (jobId: string | undefined) => {
-    if (jobId !== undefined) redis.del(keys.started(jobId), keys.cancelled(jobId)).catch(() => undefined);
+    if (jobId === undefined || !runtime.marked.delete(jobId)) return;
+    redis.del(keys.started(jobId), keys.cancelled(jobId)).catch(() => undefined);
   };
   worker.on('completed', (job) => forget(job.id));
   worker.on('failed', (job) => forget(job?.id));

@@ -1,0 +1,41 @@
+// A worker process for the scale-out bench. argv[2]: 'weir' (startToolWorker with an echo tool) or
+// 'bare' (a plain BullMQ Worker that returns the job's data). Env: REDIS_URL, QUEUE.
+import { Worker } from 'bullmq';
+import { Redis } from 'ioredis';
+import { definePlugin, defineTool } from '@weir/core';
+import { startToolWorker } from '@weir/dispatch-bullmq';
+
+const kind = process.argv[2];
+const url = process.env.REDIS_URL!;
+const queue = process.env.QUEUE!;
+const concurrency = 32;
+
+let close: () => Promise<void>;
+if (kind === 'weir') {
+  const echo = definePlugin({
+    name: 'echo',
+    setup(ctx) {
+      ctx.tools.register(
+        defineTool({
+          name: 'echo',
+          description: 'Returns its text.',
+          tier: 'read-only',
+          parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+          execute: ({ text }) => text,
+        }),
+      );
+    },
+  });
+  const worker = await startToolWorker({ connection: url, queue, plugins: [echo], concurrency });
+  close = () => worker.close();
+} else {
+  const connection = new Redis(url, { maxRetriesPerRequest: null });
+  const worker = new Worker(queue, async (job) => job.data, { connection, concurrency });
+  await worker.waitUntilReady();
+  close = async () => {
+    await worker.close();
+    connection.disconnect();
+  };
+}
+process.stdout.write('ready\n');
+process.on('SIGTERM', () => void close().then(() => process.exit(0)));
