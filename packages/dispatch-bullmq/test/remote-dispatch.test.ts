@@ -40,7 +40,7 @@ beforeAll(async () => {
     if (preparation.status === 'ready' && preparation.arguments.line === 'secret') return { action: 'block', reason: 'no secrets' };
     return undefined;
   });
-}, 60_000);
+}, 120_000);
 
 afterAll(async () => {
   await harness?.close();
@@ -131,7 +131,7 @@ describe('failures are results', () => {
       const result = await offline.executeToolCall({ id: 'r1', name: 'echo', arguments: { text: 'x' } });
       expect(failure(result)?.code).toBe('REDIS_UNAVAILABLE');
       expect(result.content).toContain(`127.0.0.1:${port}`);
-      expect(performance.now() - started).toBeLessThan(3_000);
+      expect(performance.now() - started).toBeLessThan(5_000);
     } finally {
       await offline.close();
     }

@@ -22,7 +22,7 @@ beforeAll(async () => {
   harness = createHarness();
   await harness.use(testTools(dir));
   await harness.use(remoteDispatch({ connection: redis.url, queue }));
-}, 60_000);
+}, 120_000);
 
 afterAll(async () => {
   await harness?.close();

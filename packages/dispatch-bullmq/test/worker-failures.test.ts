@@ -31,7 +31,7 @@ beforeAll(async () => {
   harness = createHarness();
   await harness.use(testTools(dir));
   await harness.use(remoteDispatch({ connection: redis.url, queue, connectTimeoutMs: 5_000 }));
-}, 60_000);
+}, 120_000);
 
 afterAll(async () => {
   await harness?.close();
@@ -59,7 +59,7 @@ it('a worker SIGKILLed mid-job: the write does not run twice (interrupted), the 
   // The read-only call was run again, by the second worker, and its result is the answer.
   expect(lines('reads.log')).toEqual([`look ${first.pid}`, `look ${second.pid}`]);
   expect(looked.ok && looked.value).toEqual({ tag: 'look', pid: second.pid });
-}, 60_000);
+}, 120_000);
 
 it('two workers share a queue', async () => {
   if (workers.filter((w) => w.child.exitCode === null && w.child.signalCode === null).length < 2) await worker();
@@ -68,7 +68,7 @@ it('two workers share a queue', async () => {
   const results = await harness.executeToolCalls(calls, { concurrency: 16 });
   const pids = new Set(results.map((r) => (r.ok ? (r.value as { pid: number }).pid : r.error.code)));
   expect([...pids].sort()).toEqual([...live].sort());
-}, 60_000);
+}, 120_000);
 
 it('Redis restarted between calls: the next call goes through', async () => {
   const before = await harness.executeToolCall({ id: 'before', name: 'echo', arguments: { text: 'a' } });
@@ -77,7 +77,7 @@ it('Redis restarted between calls: the next call goes through', async () => {
   const after = await harness.executeToolCall({ id: 'after', name: 'echo', arguments: { text: 'b' } });
   expect(after.ok && after.value).toMatchObject({ text: 'b' });
   await waitFor(async () => (await leftoverKeys(redis.url, queue)).length === 0);
-}, 60_000);
+}, 120_000);
 
 async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
   const until = Date.now() + timeoutMs;
