@@ -64,13 +64,13 @@ export class ToolQueueClient {
     // connectTimeoutMs for a reconnection (whenReady), then answers REDIS_UNAVAILABLE.
     const producer = await openRedis(this.#options.connection, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
     producer.on('error', (error) => this.#options.logger.debug({ err: error }, 'redis connection error (ioredis reconnects)'));
-    let lost = false;
-    producer.on('close', () => {
-      lost = true;
-    });
+    // Which Redis process we talk to: a new run_id after a reconnection means Redis restarted.
+    let runId: string | undefined;
     producer.on('ready', () => {
-      if (lost) void this.#checkPendingAfterReconnect();
-      lost = false;
+      void readRunId(producer).then((id) => {
+        if (runId !== undefined && id !== undefined && id !== runId) void this.#checkPendingAfterRestart();
+        runId = id ?? runId;
+      });
     });
     const queue = new Queue(this.#options.queue, { connection: producer, prefix: this.#options.prefix });
     queue.on('error', (error) => this.#options.logger.debug({ err: error }, 'bullmq queue error'));
@@ -202,12 +202,15 @@ export class ToolQueueClient {
   }
 
   /**
-   * Redis came back. A Redis that restarted without its data lost the jobs that were out: their
-   * callers would otherwise wait until their deadlines. Each is answered as interrupted.
+   * Redis restarted. One that restarted without its data lost the jobs that were out: their
+   * callers would otherwise wait until their deadlines. After a grace period (an answer stored
+   * just before the restart may still be on its way through the events reader), each call whose
+   * job no longer exists is answered as interrupted.
    */
-  async #checkPendingAfterReconnect(): Promise<void> {
+  async #checkPendingAfterRestart(): Promise<void> {
     const connected = await this.#connected?.catch(() => undefined);
     if (!connected) return;
+    await new Promise((resolve) => setTimeout(resolve, RESTART_GRACE_MS));
     for (const [jobId, pending] of this.#pending) {
       const state = await connected.queue.getJobState(jobId).catch(() => 'unknown-error');
       if (state !== 'unknown') continue;
@@ -223,6 +226,16 @@ export class ToolQueueClient {
         'The call had no effect; try again later.',
       { cause },
     );
+  }
+}
+
+const RESTART_GRACE_MS = 1_000;
+
+async function readRunId(client: Redis): Promise<string | undefined> {
+  try {
+    return /run_id:(\w+)/.exec(await client.info('server'))?.[1];
+  } catch {
+    return undefined;
   }
 }
 

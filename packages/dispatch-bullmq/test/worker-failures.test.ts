@@ -40,7 +40,8 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const lines = (file: string) => (existsSync(path.join(dir, file)) ? readFileSync(path.join(dir, file), 'utf8').trim().split('\n') : []);
+// Whole lines only: a file just created by appendFile is empty until its write lands.
+const lines = (file: string) => (existsSync(path.join(dir, file)) ? readFileSync(path.join(dir, file), 'utf8').split('\n').filter((line) => line !== '') : []);
 
 it('a worker SIGKILLed mid-job: the write does not run twice (interrupted), the read-only call runs again', async () => {
   const first = await worker();
@@ -86,3 +87,12 @@ async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs = 
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
+
+it('Redis restarted without its data while a call is out: the call is answered as interrupted', async () => {
+  const out = harness.executeToolCall({ id: 'lost', name: 'append_line', arguments: { line: 'during-restart', holdMs: 3_000 } });
+  await waitFor(() => lines('effects.log').includes('during-restart'));
+  await redis.restart();
+  const result = await out;
+  expect(!result.ok && result.error.code).toBe('INTERRUPTED');
+  expect(result.content).toContain(INTERRUPTED_CALL_CONTENT);
+}, 120_000);
