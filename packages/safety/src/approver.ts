@@ -1,4 +1,5 @@
 import type { ApprovalRequest } from '@weir/core';
+import type { PermissionRule } from './permission-rule.js';
 
 /** What an approver is asked: core's approval request, plus the session answer on offer. */
 export interface ApproverRequest extends ApprovalRequest {
@@ -8,13 +9,24 @@ export interface ApproverRequest extends ApprovalRequest {
    * guard is not safety's to remember.
    */
   readonly session: { readonly description: string } | undefined;
+  /**
+   * What "allow always" would save, when it is offered: the rule, the settings file it goes to,
+   * and the words to show (`saves { allow: { tool: "write_file", path: "src/**" } } to
+   * .weir/settings.json`). Offered only where the session answer is a path scope and the project's
+   * settings count (a trusted folder, no lock); `undefined` otherwise.
+   */
+  readonly always?: { readonly description: string; readonly rule: PermissionRule; readonly file: string };
 }
 
 /** A person's answer. Anything but a clear `allow` denies. */
 export interface ApproverAnswer {
   readonly decision: 'allow' | 'deny';
-  /** With `allow`: `'once'` (the default), or `'session'` to stop asking for what `request.session` describes. */
-  readonly scope?: 'once' | 'session';
+  /**
+   * With `allow`: `'once'` (the default), `'session'` to stop asking for what `request.session`
+   * describes, or `'always'` to save the rule `request.always` shows (when it is offered; otherwise
+   * it allows once).
+   */
+  readonly scope?: 'once' | 'session' | 'always';
   /** With `deny`: what the model is told. */
   readonly message?: string;
 }

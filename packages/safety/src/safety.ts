@@ -8,7 +8,12 @@ import { physicalPathCheck } from './physical-path-check.js';
 import { compileRule, compileRules, type PermissionRule } from './permission-rule.js';
 import { DEFAULT_PROTECTED_PATHS } from './protected-paths.js';
 import { isSafetyMode, SAFETY_MODES, type SafetyMode } from './safety-mode.js';
-import { SessionGrants } from './session-grants.js';
+import { layeredPolicy, saveTarget } from './layered-rules.js';
+import { morePermissive } from './mode-order.js';
+import { SafetyError } from './safety-error.js';
+import { saveProjectRule } from './save-project-rule.js';
+import { PROJECT_SETTINGS_FILE, type SafetySettings } from './safety-settings.js';
+import { SessionGrants, type SessionScope } from './session-grants.js';
 import { toolFactsOf } from './tool-facts.js';
 
 export interface SafetyOptions {
@@ -31,12 +36,34 @@ export interface SafetyOptions {
    * Each may hold a string or an array of strings. Default `['path']` (the tools-fs tools).
    */
   readonly pathArguments?: readonly string[];
+  /**
+   * Layered settings, from `loadSafetySettings({ user, project, managed })`: their rules and modes
+   * add up with `mode` and `rules` here, strictest wins (see `layeredPolicy`). With a trusted project,
+   * "allow always" in the prompt saves a rule to the project's `.weir/settings.json`.
+   */
+  readonly settings?: SafetySettings;
+}
+
+/** The safety plugin, with the run-time controls a front end binds to keys. */
+export interface SafetyPlugin extends Plugin {
+  /** The mode in force now. */
+  readonly mode: SafetyMode;
+  /**
+   * Switches the mode at run time, for every harness the plugin is loaded in: calls decided from
+   * now on use it (a call already approved keeps its approval; the rules checked again at the body
+   * use the new mode, so switching to a stricter mode stops an approved write that has not opened
+   * its file yet). Rules are unchanged: deny still beats ask beats allow. Throws `SafetyError`
+   * `MODE_LOCKED` for a mode more permissive than locked managed settings allow.
+   */
+  setMode(mode: SafetyMode): void;
+  /** Rules and modes from the settings that were left out (an untrusted project's allows, say), with why. */
+  readonly ignored: readonly string[];
 }
 
 /** The plugin's name: also the owner of its guard, its approval responder and its taps. */
 export const SAFETY_PLUGIN_NAME = 'safety';
 
-const OPTION_KEYS = new Set(['mode', 'rules', 'approver', 'protectedPaths', 'pathArguments']);
+const OPTION_KEYS = new Set(['mode', 'rules', 'approver', 'protectedPaths', 'pathArguments', 'settings']);
 
 /**
  * The safety policy, as a plugin named `'safety'`: one guard that turns tool tiers, the mode and
@@ -45,27 +72,40 @@ const OPTION_KEYS = new Set(['mode', 'rules', 'approver', 'protectedPaths', 'pat
  * responder that asks it and remembers "allow for this session" answers while the plugin is loaded.
  * Throws `HarnessError` `INVALID_PLUGIN` at once on bad options; never throws while deciding.
  */
-export function safety(options: SafetyOptions = {}): Plugin {
+export function safety(options: SafetyOptions = {}): SafetyPlugin {
   const where = 'safety()';
   if (typeof options !== 'object' || options === null) throw invalid(`${where} takes an options object.`);
   const unknown = Object.keys(options).filter((key) => !OPTION_KEYS.has(key));
   if (unknown.length > 0) throw invalid(`${where}: unknown option(s) ${unknown.join(', ')}; expected ${[...OPTION_KEYS].join(', ')}.`);
-  const mode = options.mode ?? 'ask';
-  if (!isSafetyMode(mode)) throw invalid(`${where}: mode must be one of ${SAFETY_MODES.map((name) => JSON.stringify(name)).join(', ')}, got ${JSON.stringify(mode)}.`);
+  const optionMode = options.mode;
+  if (optionMode !== undefined && !isSafetyMode(optionMode)) throw invalid(`${where}: mode must be one of ${SAFETY_MODES.map((name) => JSON.stringify(name)).join(', ')}, got ${JSON.stringify(optionMode)}.`);
   const approver = options.approver;
   if (approver !== undefined && typeof approver !== 'function') throw invalid(`${where}: approver must be a function, got ${typeof approver}.`);
-  const rules = compileRules(options.rules ?? [], where);
+  compileRules(options.rules ?? [], where);
+  const layered = layeredPolicy(options.settings, { mode: optionMode, rules: options.rules ?? [] }, where);
+  // Shared by every harness the plugin is loaded in: the mode switch and saved rules reach all of them.
+  const state = { mode: layered.mode, rules: layered.rules };
+  const saveTo = saveTarget(options.settings);
   const protectedPaths = options.protectedPaths ?? DEFAULT_PROTECTED_PATHS;
   const protectedRule = protectedPaths.length === 0 ? undefined : compileRule({ ask: '*', path: protectedPaths }, `${where}: protectedPaths`);
   const pathArguments = names(options.pathArguments ?? ['path'], `${where}: pathArguments`);
 
-  return definePlugin({
+  const plugin = definePlugin({
     name: SAFETY_PLUGIN_NAME,
     setup(ctx) {
       // Per load: a new session starts with nothing granted.
       const grants = new SessionGrants();
       const ledger = new DecisionLedger();
-      const policy: Policy = { mode, rules, protectedRule, grants };
+      const policy: Policy = {
+        get mode() {
+          return state.mode;
+        },
+        get rules() {
+          return state.rules;
+        },
+        protectedRule,
+        grants,
+      };
 
       const guard: Guard = async (call, context) => {
         const key = keyOf(call.callId, call.toolName, call.arguments);
@@ -101,17 +141,55 @@ export function safety(options: SafetyOptions = {}): Plugin {
         // Core shows the approver the very arguments the guards saw; anything else is refused, not guessed at.
         if (evaluation === undefined) throw new Error('safety has no policy decision for this call with these exact arguments');
         const scope = evaluation.decision === 'ask' ? evaluation.sessionScope : undefined;
-        const answer = await approver({ ...request, session: scope === undefined ? undefined : { description: scope.description } });
+        const always = saveTo?.file !== undefined && scope?.kind === 'paths' ? alwaysRule(scope, saveTo.file) : undefined;
+        const answer = await approver({
+          ...request,
+          session: scope === undefined ? undefined : { description: scope.description },
+          always: always === undefined ? undefined : { description: always.description, rule: always.rule, file: always.file },
+        });
         // A late answer (after a timeout or a cancel) is not acted on, and grants nothing.
         if (request.signal.aborted) return { decision: 'deny' };
         if (answer?.decision === 'allow') {
           if (answer.scope === 'session' && scope !== undefined) grants.add(scope);
+          if (answer.scope === 'always' && always !== undefined && scope !== undefined) {
+            // The person allowed this call whatever happens to the file; the rule is for later calls.
+            grants.add(scope);
+            try {
+              await saveProjectRule(always.file, always.rule);
+              state.rules = [...state.rules, compileRule(always.rule, `${where}: saved rule`)].map((rule, index, list) =>
+                index === list.length - 1 ? Object.freeze({ ...rule, label: `${rule.label} (project settings)` }) : rule,
+              );
+            } catch (error) {
+              ctx.logger.warn({ err: error }, 'safety: the "allow always" rule could not be saved; it holds for this session only');
+            }
+          }
           return { decision: 'allow' };
         }
         return { decision: 'deny', message: typeof answer?.message === 'string' ? answer.message : undefined };
       });
     },
   });
+  return Object.freeze({
+    ...plugin,
+    get mode() {
+      return state.mode;
+    },
+    setMode(next: SafetyMode) {
+      if (!isSafetyMode(next)) throw new SafetyError('MODE_LOCKED', `setMode: expected one of ${SAFETY_MODES.join(', ')}, got ${JSON.stringify(next)}.`);
+      if (layered.modeCap !== undefined && morePermissive(next, layered.modeCap)) {
+        throw new SafetyError('MODE_LOCKED', `The managed settings lock the mode at "${layered.modeCap}" or stricter; "${next}" is not allowed.`);
+      }
+      state.mode = next;
+    },
+    ignored: Object.freeze([...layered.ignored]),
+  });
+}
+
+/** The rule "allow always" saves for a path scope, shown to the person before they choose it. */
+function alwaysRule(scope: Extract<SessionScope, { kind: 'paths' }>, file: string): { rule: PermissionRule; description: string; file: string } {
+  const paths = [...scope.directories.map((directory) => `${directory}/**`), ...scope.files];
+  const rule: PermissionRule = { allow: { tool: scope.toolName, path: paths.length === 1 ? paths[0]! : paths } };
+  return { rule, file, description: `saves ${compileRule(rule, 'always').label} to ${PROJECT_SETTINGS_FILE}` };
 }
 
 function keyOf(callId: string, toolName: string, args: ToolArguments): DecisionKey {

@@ -125,6 +125,15 @@ describe('terminalApprover', () => {
     expect(screen).toContain('write_file on src/**');
   });
 
+  it('offers "allow always" with the rule it saves, shown before it is chosen', async () => {
+    const always = { description: 'saves { allow: { tool: "write_file", path: "src/**" } } to .weir/settings.json', rule: { allow: { tool: 'write_file', path: 'src/**' } }, file: '/ws/.weir/settings.json' };
+    // Allow once, Allow for this session, Allow always, [Deny], Deny with a message.
+    const { result, screen } = await answer([KEYS.up, KEYS.enter], { always });
+    expect(screen).toContain('Allow always');
+    expect(screen).toContain('saves { allow: { tool: "write_file", path: "src/**" } } to .weir/settings.json');
+    expect(result).toEqual({ decision: 'allow', scope: 'always' });
+  });
+
   it('does not offer "allow for this session" when safety does not', async () => {
     const { result, screen } = await answer([KEYS.up, KEYS.enter], { session: undefined });
     expect(screen).not.toContain('Allow for this session');

@@ -13,14 +13,15 @@ export interface TerminalApproverOptions {
   readonly maxValueChars?: number;
 }
 
-type Choice = 'allow-once' | 'allow-session' | 'deny' | 'deny-with-message';
+type Choice = 'allow-once' | 'allow-session' | 'allow-always' | 'deny' | 'deny-with-message';
 
 const DENY: ApproverAnswer = Object.freeze({ decision: 'deny' });
 
 /**
  * An approver that asks the person at the terminal, with @clack/prompts: it shows the tool, its
  * tier and its arguments (control characters and bidi overrides escaped, see `escapeForTerminal`)
- * and offers allow once, allow for this session (when safety offers it), deny, and deny with a
+ * and offers allow once, allow for this session and allow always (when safety offers them, with what
+ * they cover or save), deny, and deny with a
  * message for the model, with the cursor on Deny. Keys typed before the prompt is drawn are
  * discarded. Esc and Ctrl-C deny; so do an abort of `request.signal`, which also closes the
  * prompt, and standard input closing. Prompts never overlap: requests wait their turn.
@@ -85,6 +86,9 @@ async function choose(
   if (request.session !== undefined) {
     options.push({ value: 'allow-session', label: 'Allow for this session', hint: escapeForTerminal(request.session.description) });
   }
+  if (request.always !== undefined) {
+    options.push({ value: 'allow-always', label: 'Allow always', hint: escapeForTerminal(request.always.description) });
+  }
   options.push({ value: 'deny', label: 'Deny' }, { value: 'deny-with-message', label: 'Deny, with a message for the model' });
 
   // The cursor starts on Deny: an Enter meant for something else must not approve.
@@ -95,6 +99,8 @@ async function choose(
       return done({ decision: 'allow', scope: 'once' }, 'Allowed once.');
     case 'allow-session':
       return done({ decision: 'allow', scope: 'session' }, `Allowed for this session: ${escapeForTerminal(request.session?.description ?? '')}.`);
+    case 'allow-always':
+      return done({ decision: 'allow', scope: 'always' }, `Allowed always: ${escapeForTerminal(request.always?.description ?? '')}.`);
     case 'deny':
       return done(DENY, 'Denied.');
     case 'deny-with-message': {
