@@ -103,15 +103,15 @@ interface Figures {
 }
 
 /**
- * Calls per second (1,000 calls, 32 in flight) and per-call latency (one call at a time) for echo
+ * Calls per second (batches of 500 calls, 32 in flight) and per-call latency (one call at a time) for echo
  * in process, through a bare BullMQ round trip, and through weir with one and with two worker
- * processes, all in the same run on one Redis. Rounds are interleaved so noise on this shared
- * machine hits every case alike; each figure is the median of the rounds.
+ * processes, all in the same run on one Redis. Cases are interleaved (call by call for latency,
+ * batch by batch for throughput); each figure is a median.
  */
 export async function scaleOutBench(options: { quick: boolean }): Promise<Record<string, Figures>> {
-  const latencyCalls = options.quick ? 50 : 200;
-  const throughputCalls = options.quick ? 200 : 1_000;
-  const rounds = options.quick ? 1 : 3;
+  const latencyCalls = options.quick ? 50 : 300;
+  const throughputCalls = options.quick ? 200 : 500;
+  const rounds = options.quick ? 1 : 5;
   const redis = await redisForBench();
   const children: ChildProcess[] = [];
   const closers: (() => Promise<void>)[] = [];
@@ -138,22 +138,23 @@ export async function scaleOutBench(options: { quick: boolean }): Promise<Record
       'weir remoteDispatch, 2 worker processes': await remote('bench-weir2'),
     };
 
-    const latency: Record<string, number[]> = {};
-    const throughput: Record<string, number[]> = {};
-    for (let round = 0; round <= rounds; round += 1) {
-      for (const [name, runner] of Object.entries(cases)) {
-        const times: number[] = [];
-        for (let n = 0; n < latencyCalls; n += 1) {
-          const start = performance.now();
-          await runner.one(n);
-          times.push(performance.now() - start);
-        }
+    // Latency: one call of each case in turn, so a burst of noise on this shared machine hits all
+    // cases alike. Throughput: interleaved rounds of a batch per case; the first round warms up.
+    const names = Object.keys(cases);
+    const latency: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]));
+    const throughput: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]));
+    for (let n = -20; n < latencyCalls; n += 1) {
+      for (const name of names) {
         const start = performance.now();
-        await runner.many(throughputCalls);
-        const seconds = (performance.now() - start) / 1000;
-        if (round === 0) continue; // warm-up
-        (latency[name] ??= []).push(median(times));
-        (throughput[name] ??= []).push(throughputCalls / seconds);
+        await cases[name]!.one(n);
+        if (n >= 0) latency[name]!.push(performance.now() - start);
+      }
+    }
+    for (let round = 0; round <= rounds; round += 1) {
+      for (const name of names) {
+        const start = performance.now();
+        await cases[name]!.many(throughputCalls);
+        if (round > 0) throughput[name]!.push(throughputCalls / ((performance.now() - start) / 1000));
       }
     }
     const figures = Object.fromEntries(Object.keys(cases).map((name) => [name, { latencyMs: median(latency[name]!), callsPerSecond: median(throughput[name]!) }]));

@@ -1,9 +1,12 @@
 import type { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { argumentsHash, createHarness, defineTool, definePlugin, INTERRUPTED_CALL_CONTENT, type Harness } from '@weir/core';
 import { startRedis, type TestRedis } from '../test/fixtures/redis-server.js';
 import { runToolJob, type ToolJobRuntime } from './run-tool-job.js';
 import { TOOL_JOB_VERSION, toolJobKeys, type ToolJob } from './tool-job.js';
+
+// Scenarios cross processes and Redis: on a busy machine one can take several seconds.
+vi.setConfig({ testTimeout: 30_000 });
 
 let redis: TestRedis;
 let client: Redis;

@@ -57,12 +57,16 @@ export async function runToolJob(runtime: ToolJobRuntime, job: RunnableJob, sign
   const onCancel = () => stop(signal?.reason ?? new Error('cancelled by the caller'));
   signal?.addEventListener('abort', onCancel, { once: true });
   const timer = data.deadlineAt === null ? undefined : setTimeout(() => stop(new Error('deadline passed')), Math.max(data.deadlineAt - Date.now(), 0));
+  let childLogger: Logger | undefined;
   const exec = {
     signal: controller.signal,
     callId: data.callId,
     toolName: data.toolName,
     attempt: data.attempt,
-    logger: runtime.logger.child({ callId: data.callId, jobId }),
+    // Made on first use: most bodies never log, and a pino child costs more than the rest of the job here.
+    get logger() {
+      return (childLogger ??= runtime.logger.child({ callId: data.callId, jobId }));
+    },
     sandbox: runtime.sandbox(),
     // The core's `exec.progress` contract: a report goes to the caller; a failed report is logged, never thrown.
     progress: (update: unknown) => {
@@ -116,6 +120,7 @@ function refuse(code: string, message: string): ToolJobOutcome {
 
 /** The value crosses the queue as JSON: one that cannot is a failure here, not a lost job there. */
 function crossable(toolName: string, value: unknown): ToolJobOutcome {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value))) return { ok: true, value };
   try {
     JSON.stringify(value);
   } catch (error) {

@@ -2,13 +2,16 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createHarness, defineTool, definePlugin, type Harness, type ToolResult } from '@weir/core';
 import { remoteDispatch, type RemoteProgress } from '@weir/dispatch-bullmq';
 import { leftoverKeys } from './fixtures/leftover-keys.js';
 import { freePort, startRedis, type TestRedis } from './fixtures/redis-server.js';
 import { spawnWorker, type WorkerProcess } from './fixtures/spawn-worker.js';
 import { testTools } from './fixtures/test-tools.js';
+
+// Scenarios cross processes and Redis: on a busy machine one can take several seconds.
+vi.setConfig({ testTimeout: 30_000 });
 
 // One Redis and one worker process for the file; each test uses its own calls.
 let redis: TestRedis;
@@ -77,6 +80,13 @@ describe('remoteDispatch with a worker process', () => {
   it('validates the output on the agent: a value that does not match the schema is INVALID_OUTPUT', async () => {
     const result = await harness.executeToolCall({ id: 'o1', name: 'wrong_shape', arguments: {} });
     expect(failure(result)?.code).toBe('INVALID_OUTPUT');
+  });
+
+  it("applies the tool's retry policy on the agent: one job per attempt, the attempt number reaches the body", async () => {
+    const result = await harness.executeToolCall({ id: 'f1', name: 'flaky', arguments: { tag: 'flaky1' } });
+    expect(result.ok && result.value).toEqual({ attempt: 3 });
+    expect(result.attempts).toBe(3);
+    expect(await readFile(path.join(dir, 'flaky1.runs'), 'utf8')).toBe('1\n2\n3\n');
   });
 
   it('answers TOOL_NOT_FOUND, naming the worker, for a tool the worker does not have', async () => {
