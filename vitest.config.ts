@@ -15,6 +15,7 @@ const alias = [
   { find: /^@weir\/tools-shell$/, replacement: here('packages/tools-shell/src/index.ts') },
   { find: /^@weir\/session$/, replacement: here('packages/session/src/index.ts') },
   { find: /^@weir\/dispatch-bullmq$/, replacement: here('packages/dispatch-bullmq/src/index.ts') },
+  { find: /^@weir\/mcp$/, replacement: here('packages/mcp/src/index.ts') },
   { find: /^weir-tool-hello$/, replacement: here('examples/tool-package-hello/src/index.ts') },
 ];
 
@@ -52,6 +53,7 @@ export default defineConfig({
       project('tools-shell', 'packages/tools-shell'),
       project('session', 'packages/session'),
       project('dispatch-bullmq', 'packages/dispatch-bullmq'),
+      project('mcp', 'packages/mcp'),
       // Each example is a package of its own; their tests sit in <example>/test/.
       project('examples', 'examples', { include: ['*/test/**/*.test.ts'], typecheck: false }),
     ],

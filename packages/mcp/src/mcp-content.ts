@@ -1,0 +1,86 @@
+/**
+ * One part of what an MCP tool returned, in weir's words: text, an image (base64 `data` with its
+ * `mediaType`), audio, or a resource (a link, or an embedded resource with its text). Blobs keep
+ * their bytes as base64; nothing is dropped.
+ */
+export type McpPart =
+  | { readonly type: 'text'; readonly text: string }
+  | { readonly type: 'image'; readonly data: string; readonly mediaType: string }
+  | { readonly type: 'audio'; readonly data: string; readonly mediaType: string }
+  | {
+      readonly type: 'resource';
+      readonly uri: string;
+      readonly name?: string;
+      readonly mediaType?: string;
+      readonly text?: string;
+      /** Base64 bytes of an embedded binary resource. */
+      readonly blob?: string;
+    };
+
+type Block = { readonly type?: unknown; readonly [key: string]: unknown };
+
+/** Converts the SDK's content blocks; an unknown block type is kept as text naming it, never dropped silently. */
+export function toParts(content: readonly unknown[]): McpPart[] {
+  return content.map((raw) => {
+    const block = (raw ?? {}) as Block;
+    switch (block.type) {
+      case 'text':
+        return { type: 'text', text: String(block.text ?? '') };
+      case 'image':
+      case 'audio':
+        return { type: block.type, data: String(block.data ?? ''), mediaType: String(block.mimeType ?? 'application/octet-stream') };
+      case 'resource_link':
+        return withoutUndefined({ type: 'resource', uri: String(block.uri ?? ''), name: str(block.name), mediaType: str(block.mimeType) });
+      case 'resource': {
+        const resource = (block.resource ?? {}) as Block;
+        return withoutUndefined({
+          type: 'resource',
+          uri: String(resource.uri ?? ''),
+          mediaType: str(resource.mimeType),
+          text: str(resource.text),
+          blob: str(resource.blob),
+        });
+      }
+      default:
+        return { type: 'text', text: `[content of type ${JSON.stringify(block.type)} the harness does not know]` };
+    }
+  });
+}
+
+/**
+ * The text a text-only model reads for `parts`: text as it is, and a short line for each image,
+ * audio clip or resource (its text when it has some), so the model knows it is there.
+ */
+export function partsToText(parts: readonly McpPart[]): string {
+  return parts.map(partText).join('\n');
+}
+
+function partText(part: McpPart): string {
+  switch (part.type) {
+    case 'text':
+      return part.text;
+    case 'image':
+    case 'audio':
+      return `[${part.type}: ${part.mediaType}, ${base64Bytes(part.data)} bytes]`;
+    case 'resource': {
+      const label = `[resource: ${part.name !== undefined ? `${part.name} ` : ''}${part.uri}${part.mediaType !== undefined ? `, ${part.mediaType}` : ''}]`;
+      if (part.text !== undefined) return `${label}\n${part.text}`;
+      if (part.blob !== undefined) return `${label.slice(0, -1)}, ${base64Bytes(part.blob)} bytes]`;
+      return label;
+    }
+  }
+}
+
+/** Decoded size of a base64 string, without decoding it. */
+export function base64Bytes(data: string): number {
+  const padding = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
+  return Math.max(0, Math.floor((data.length * 3) / 4) - padding);
+}
+
+function str(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+function withoutUndefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}

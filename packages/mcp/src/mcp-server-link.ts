@@ -1,0 +1,218 @@
+import { ToolCallError, type Logger, type ToolArguments, type ToolExecution } from '@weir/core';
+import type { McpToolInfo } from './describe-tool.js';
+import type { ClientSdk } from './load-sdk.js';
+import { toParts, type McpPart } from './mcp-content.js';
+import type { ResolvedServerOptions } from './mcp-server-options.js';
+import { openMcpSession, type McpSession } from './open-mcp-session.js';
+
+/** What one MCP tool call gives back to the weir tool body. */
+export interface McpCallOutcome {
+  readonly parts: readonly McpPart[];
+  readonly structuredContent: Readonly<Record<string, unknown>> | undefined;
+}
+
+/** A progress update as the core's `exec.progress` takes it. */
+interface ProgressUpdate {
+  readonly progress?: number;
+  readonly total?: number;
+  readonly message?: string;
+}
+
+// The SDK's error codes this link treats apart.
+const CONNECTION_CLOSED = -32000;
+const REQUEST_TIMEOUT = -32001;
+
+/**
+ * One server, seen from the plugin: the current session, started again on the next call after the
+ * server went away, at most `reconnectAttempts` times in a row without a call completing in between
+ * (a server that crashes on every call is not restarted forever). Tool-list changes and restarts
+ * both end in `onTools`, with the server's whole list.
+ */
+export class McpServerLink {
+  #session: McpSession | undefined;
+  #starting: Promise<McpSession> | undefined;
+  #restartsWithoutSuccess = 0;
+  #closed = false;
+  #refreshing: Promise<void> | undefined;
+  #refreshAgain = false;
+
+  constructor(
+    private readonly options: ResolvedServerOptions,
+    private readonly sdk: ClientSdk,
+    private readonly logger: Logger,
+    private readonly onTools: (tools: readonly McpToolInfo[]) => void,
+  ) {}
+
+  /** The server process of the current session (stdio only), for tests and diagnostics. */
+  get pid(): number | undefined {
+    return this.#session?.pid;
+  }
+
+  /** Starts the first session and lists the tools; throws `McpServerError` with the server's stderr tail. */
+  async start(): Promise<readonly McpToolInfo[]> {
+    const session = await this.#open();
+    try {
+      return await this.#listTools(session);
+    } catch (error) {
+      await session.close();
+      throw error;
+    }
+  }
+
+  /** Calls `tool`; every failure is a `ToolCallError` the model can read. */
+  async callTool(tool: string, args: ToolArguments, exec: ToolExecution): Promise<McpCallOutcome> {
+    const session = await this.#current();
+    // A signal of our own per call: the SDK adds an abort listener it never removes, and the
+    // pipeline may hand many calls one shared signal.
+    const controller = new AbortController();
+    const forward = () => controller.abort(exec.signal.reason);
+    if (exec.signal.aborted) forward();
+    else exec.signal.addEventListener('abort', forward, { once: true });
+    const progress = (exec as { progress?: (update: ProgressUpdate) => void }).progress;
+    try {
+      const result = await session.client.callTool({ name: tool, arguments: { ...args } }, undefined, {
+        signal: controller.signal,
+        timeout: this.options.idleTimeoutMs,
+        resetTimeoutOnProgress: true,
+        onprogress: (update) => {
+          this.logger.debug({ server: this.options.name, tool, progress: update }, 'progress');
+          progress?.call(exec, { progress: update.progress, total: update.total, message: update.message });
+        },
+      });
+      this.#restartsWithoutSuccess = 0;
+      const parts = toParts(Array.isArray(result.content) ? result.content : []);
+      if (result.isError === true) {
+        const text = parts.map((part) => (part.type === 'text' ? part.text : '')).join('\n').trim();
+        throw new ToolCallError('MCP_TOOL_ERROR', text || `The MCP tool "${tool}" reported an error without a message.`);
+      }
+      const structured = result.structuredContent;
+      return { parts, structuredContent: isRecord(structured) ? structured : undefined };
+    } catch (error) {
+      throw this.#explain(error, tool, session);
+    } finally {
+      exec.signal.removeEventListener('abort', forward);
+    }
+  }
+
+  /** Re-lists the tools after `notifications/tools/list_changed`; runs one refresh at a time, never two at once. */
+  refreshTools(): void {
+    if (this.#closed) return;
+    if (this.#refreshing !== undefined) {
+      this.#refreshAgain = true;
+      return;
+    }
+    this.#refreshing = (async () => {
+      do {
+        this.#refreshAgain = false;
+        const session = this.#session;
+        if (session === undefined || session.closed || this.#closed) return;
+        try {
+          const tools = await this.#listTools(session);
+          if (!this.#closed && session === this.#session) this.onTools(tools);
+        } catch (error) {
+          this.logger.warn({ server: this.options.name, err: error }, 'could not refresh the tool list after list_changed; the previous tools stay');
+        }
+      } while (this.#refreshAgain);
+    })().finally(() => {
+      this.#refreshing = undefined;
+    });
+  }
+
+  /** Closes the session and ends the server process group. Idempotent; later calls fail. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    const starting = this.#starting;
+    const session = this.#session;
+    this.#session = undefined;
+    await Promise.allSettled([session?.close(), starting?.then((late) => late.close())]);
+    await this.#refreshing;
+  }
+
+  async #current(): Promise<McpSession> {
+    if (this.#closed) throw new ToolCallError('MCP_SERVER_UNAVAILABLE', `The MCP server "${this.options.name}" has been unloaded.`);
+    const session = this.#session;
+    if (session !== undefined && !session.closed) return session;
+    if (this.#starting !== undefined) return this.#starting;
+    if (this.#restartsWithoutSuccess >= this.options.reconnectAttempts) {
+      throw new ToolCallError(
+        'MCP_SERVER_UNAVAILABLE',
+        `The MCP server "${this.options.name}" stopped ${this.#restartsWithoutSuccess + 1} times without completing a call; weir stopped restarting it. Do not call its tools again in this session.`,
+      );
+    }
+    this.#restartsWithoutSuccess += 1;
+    this.logger.warn({ server: this.options.name, attempt: this.#restartsWithoutSuccess }, 'the MCP server went away; starting it again');
+    try {
+      const fresh = await this.#open();
+      if (this.#closed) {
+        await fresh.close();
+        throw new ToolCallError('MCP_SERVER_UNAVAILABLE', `The MCP server "${this.options.name}" has been unloaded.`);
+      }
+      // Its tools may differ after a restart: the list is swapped like after list_changed.
+      const tools = await this.#listTools(fresh);
+      this.onTools(tools);
+      return fresh;
+    } catch (error) {
+      if (error instanceof ToolCallError) throw error;
+      throw new ToolCallError('MCP_SERVER_UNAVAILABLE', `The MCP server "${this.options.name}" went away and could not be started again: ${message(error)}`, { cause: error });
+    }
+  }
+
+  async #open(): Promise<McpSession> {
+    const starting = openMcpSession(this.options, this.sdk, {
+      onToolsChanged: () => this.refreshTools(),
+      onLost: () => this.logger.warn({ server: this.options.name }, 'the MCP server closed the connection'),
+      onError: (error) => this.logger.debug({ server: this.options.name, err: error }, 'MCP transport error'),
+    });
+    this.#starting = starting;
+    try {
+      const session = await starting;
+      this.#session = session;
+      return session;
+    } finally {
+      if (this.#starting === starting) this.#starting = undefined;
+    }
+  }
+
+  async #listTools(session: McpSession): Promise<McpToolInfo[]> {
+    const tools: McpToolInfo[] = [];
+    let cursor: string | undefined;
+    // A server that pages forever is cut off: 100 pages is far more than any real server has.
+    for (let page = 0; page < 100; page += 1) {
+      const listed = await session.client.listTools(cursor === undefined ? undefined : { cursor }, { timeout: this.options.startTimeoutMs });
+      tools.push(...(listed.tools as unknown as McpToolInfo[]));
+      cursor = listed.nextCursor;
+      if (cursor === undefined) break;
+    }
+    return tools;
+  }
+
+  #explain(error: unknown, tool: string, session: McpSession): unknown {
+    if (error instanceof ToolCallError) return error;
+    if (error instanceof this.sdk.McpError) {
+      if (error.code === CONNECTION_CLOSED || session.closed) {
+        const tail = session.stderrTail();
+        return new ToolCallError(
+          'MCP_SERVER_UNAVAILABLE',
+          `The MCP server "${this.options.name}" went away during the call to "${tool}"; it will be started again on the next call.${tail === '' ? '' : ` Its last stderr lines: ${tail.slice(-500)}`}`,
+          { cause: error },
+        );
+      }
+      if (error.code === REQUEST_TIMEOUT) {
+        return new ToolCallError('MCP_IDLE_TIMEOUT', `The MCP tool "${tool}" sent neither a result nor progress for ${this.options.idleTimeoutMs} ms and was cancelled.`, { cause: error });
+      }
+      return new ToolCallError('MCP_ERROR', `The MCP server "${this.options.name}" refused the call to "${tool}": ${error.message}`, { cause: error });
+    }
+    if (session.closed) {
+      return new ToolCallError('MCP_SERVER_UNAVAILABLE', `The MCP server "${this.options.name}" went away during the call to "${tool}"; it will be started again on the next call.`, { cause: error });
+    }
+    return error;
+  }
+}
+
+function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

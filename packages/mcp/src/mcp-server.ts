@@ -1,0 +1,77 @@
+import { definePlugin, type JsonSchema, type Plugin, type ToolDefinition } from '@weir/core';
+import { describeTool, type McpToolInfo } from './describe-tool.js';
+import { loadClientSdk } from './load-sdk.js';
+import { partsToText, type McpPart } from './mcp-content.js';
+import { McpServerLink } from './mcp-server-link.js';
+import { resolveServerOptions, type McpServerOptions } from './mcp-server-options.js';
+import { McpToolSet } from './mcp-tool-set.js';
+import { resolveTier } from './resolve-tier.js';
+
+// The content parts that came with each value, so `render` can show them. Keyed by the value
+// object itself: a value replaced by a postExecute tap has no entry and renders the default way.
+const partsOfValue = new WeakMap<object, readonly McpPart[]>();
+
+/**
+ * An MCP server as a weir plugin named `mcp:<name>`: each of its tools becomes a weir tool
+ * `<name>__<tool>` that goes through the whole pipeline (guards, approval, deadlines,
+ * post-execute) like any other. Stdio servers (`command`) are started when the plugin loads, in a
+ * process group of their own; HTTP servers (`url`) are reached over Streamable HTTP, or HTTP+SSE
+ * for older servers. The SDK is loaded when the plugin loads, not when this package is imported.
+ *
+ * Throws a `TypeError` at once on bad options. `harness.use()` fails (`PLUGIN_SETUP_FAILED`, with an
+ * `McpServerError` as the cause naming the server and its stderr tail) when the server does not
+ * start, and nothing is left registered or running. Unloading closes the client and ends the
+ * server's whole process group.
+ */
+export function mcpServer(options: McpServerOptions): Plugin {
+  const resolved = resolveServerOptions(options);
+  return definePlugin({
+    name: `mcp:${resolved.name}`,
+    async setup(ctx) {
+      const sdk = await loadClientSdk();
+      let link: McpServerLink | undefined;
+      const buildTool = (tool: McpToolInfo, weirName: string): ToolDefinition => ({
+        name: weirName,
+        description: describeTool(resolved.name, tool),
+        parameters: inputSchemaOf(tool),
+        tier: resolveTier(resolved.tiers, tool.name),
+        ...(resolved.timeoutMs === undefined ? {} : { timeoutMs: resolved.timeoutMs }),
+        output: {
+          ...(tool.outputSchema === undefined ? {} : { schema: tool.outputSchema as JsonSchema }),
+          render: renderOutcome,
+        },
+        execute: async (args, exec) => {
+          const outcome = await link!.callTool(tool.name, args, exec);
+          const value: object = outcome.structuredContent ?? outcome.parts;
+          partsOfValue.set(value, outcome.parts);
+          return value;
+        },
+      });
+      const tools = new McpToolSet(resolved.name, (tool) => ctx.tools.register(tool), buildTool, ctx.logger);
+      link = new McpServerLink(resolved, sdk, ctx.logger, (listed) => {
+        try {
+          tools.replace(listed);
+        } catch (error) {
+          ctx.logger.error({ err: error, server: resolved.name }, 'the new tool list could not be registered; the previous tools stay');
+        }
+      });
+      // Registered before the start, so a failed start (or a later unload) ends what was started.
+      ctx.onDispose(() => link.close());
+      const listed = await link.start();
+      tools.replace(listed);
+      ctx.logger.debug({ server: resolved.name, tools: tools.names() }, 'MCP server ready');
+    },
+  });
+}
+
+function renderOutcome(value: unknown): string {
+  const parts = typeof value === 'object' && value !== null ? partsOfValue.get(value) : undefined;
+  if (parts !== undefined && parts.length > 0) return partsToText(parts);
+  return typeof value === 'string' ? value : JSON.stringify(value, null, 2);
+}
+
+function inputSchemaOf(tool: McpToolInfo): JsonSchema {
+  const schema = tool.inputSchema as JsonSchema;
+  // MCP requires an object schema; some servers omit `type` on a tool without arguments.
+  return typeof schema === 'object' && schema !== null && (schema as { type?: unknown }).type === 'object' ? schema : { type: 'object', ...(schema as object) };
+}

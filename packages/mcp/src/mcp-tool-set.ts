@@ -1,0 +1,91 @@
+import { ToolRegistry, type Disposer, type Logger, type ToolDefinition } from '@weir/core';
+import type { McpToolInfo } from './describe-tool.js';
+import { namespacedToolName } from './tool-names.js';
+
+/** Builds the weir tool for one server tool, named `weirName`. */
+export type ToolFactory = (tool: McpToolInfo, weirName: string) => ToolDefinition;
+
+interface Entry {
+  readonly definition: ToolDefinition;
+  readonly dispose: Disposer;
+}
+
+/**
+ * The weir tools of one server. `replace` swaps the whole set at once: every new definition is
+ * built and compiled first, then the old tools are removed and the new ones registered in one
+ * synchronous step, so no call and no `schemas()` ever sees half of each. A call already running
+ * holds the tool it started with and finishes against it.
+ */
+export class McpToolSet {
+  #entries: readonly Entry[] = [];
+
+  constructor(
+    private readonly server: string,
+    private readonly register: (tool: ToolDefinition) => Disposer,
+    private readonly build: ToolFactory,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Registered weir names, in the server's order. */
+  names(): string[] {
+    return this.#entries.map((entry) => entry.definition.name);
+  }
+
+  /**
+   * Replaces the set with `tools`. A tool whose name or schema weir cannot take is skipped with a
+   * warning (one odd tool does not make the server useless). A name another plugin already holds
+   * throws (`DUPLICATE_TOOL`), and the previous set stays registered.
+   */
+  replace(tools: readonly McpToolInfo[]): void {
+    const definitions = this.#prepare(tools);
+    const previous = this.#entries;
+    for (const entry of previous) entry.dispose();
+    const next: Entry[] = [];
+    try {
+      for (const definition of definitions) next.push({ definition, dispose: this.register(definition) });
+    } catch (error) {
+      for (const entry of next) entry.dispose();
+      // The names were free a moment ago (this set held them), so the old set registers again.
+      this.#entries = previous.map(({ definition }) => ({ definition, dispose: this.register(definition) }));
+      throw error;
+    }
+    this.#entries = next;
+  }
+
+  /** Removes every tool of the set. */
+  clear(): void {
+    for (const entry of this.#entries) entry.dispose();
+    this.#entries = [];
+  }
+
+  #prepare(tools: readonly McpToolInfo[]): ToolDefinition[] {
+    // Compiled in a scratch registry first: a bad schema is found before anything is swapped.
+    const scratch = new ToolRegistry();
+    const definitions: ToolDefinition[] = [];
+    for (const tool of tools) {
+      const name = namespacedToolName(this.server, tool.name);
+      const skip = (why: string, err?: unknown) => this.logger.warn({ server: this.server, tool: tool.name, err }, `skipped the MCP tool "${tool.name}": ${why}`);
+      if (tool.execution?.taskSupport === 'required') {
+        skip('it can only be run as a task (taskSupport "required"), and weir calls tools directly');
+        continue;
+      }
+      if (name === undefined) {
+        skip(`"${this.server}__${tool.name}" cannot be a weir tool name (at most 64 of a-z, A-Z, 0-9, "_", "-")`);
+        continue;
+      }
+      if (scratch.has(name)) {
+        skip(`another tool of the server maps to the same name "${name}"`);
+        continue;
+      }
+      const definition = this.build(tool, name);
+      try {
+        scratch.register(definition);
+      } catch (error) {
+        skip(error instanceof Error ? error.message : String(error), error);
+        continue;
+      }
+      definitions.push(definition);
+    }
+    return definitions;
+  }
+}

@@ -1,0 +1,143 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { ClientSdk } from './load-sdk.js';
+import type { ResolvedServerOptions } from './mcp-server-options.js';
+import { McpServerError } from './mcp-server-error.js';
+import { StdioProcessTransport } from './stdio-process-transport.js';
+
+/** Which wire a session uses. */
+export type McpTransportKind = 'stdio' | 'streamable-http' | 'sse';
+
+/** One connected, initialised client. */
+export interface McpSession {
+  readonly client: Client;
+  readonly kind: McpTransportKind;
+  /** The server process (stdio only). */
+  readonly pid: number | undefined;
+  /** True once the connection is gone, whoever closed it. */
+  readonly closed: boolean;
+  /** The server's last stderr lines (stdio only), for error messages. */
+  stderrTail(): string;
+  /** Closes the client and ends the server process and its process group. Idempotent. */
+  close(): Promise<void>;
+}
+
+export interface SessionHandlers {
+  /** The server said its tool list changed. */
+  readonly onToolsChanged: () => void;
+  /** The connection went away without `close()` being called (the server died or hung up). */
+  readonly onLost: () => void;
+  readonly onError: (error: Error) => void;
+}
+
+const CLIENT_INFO = { name: 'weir', version: '0.1.0' };
+
+/**
+ * Starts (stdio) or reaches (HTTP) a server and runs the `initialize` handshake under
+ * `startTimeoutMs`. On any failure, everything started is ended before the error is thrown, and
+ * the error names the server with its stderr tail.
+ */
+export async function openMcpSession(options: ResolvedServerOptions, sdk: ClientSdk, handlers: SessionHandlers): Promise<McpSession> {
+  if (options.kind === 'stdio') {
+    const transport = new StdioProcessTransport(
+      { command: options.command, args: options.args, env: options.env, cwd: options.cwd },
+      { ReadBuffer: sdk.ReadBuffer, serializeMessage: sdk.serializeMessage },
+    );
+    const describe = `the stdio server "${options.name}" (${[options.command, ...options.args].join(' ')})`;
+    return connect(options, sdk, handlers, transport, 'stdio', describe, () => transport.stderr.text(), () => transport.pid, (error) => {
+      const exit = transport.exit;
+      if (exit !== undefined) return `it exited (${exit.signal ?? `code ${exit.code}`}) before answering initialize`;
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return `command ${JSON.stringify(options.command)} was not found`;
+      return undefined;
+    });
+  }
+  const requestInit = { headers: { ...options.headers } };
+  const describe = `the HTTP server "${options.name}" (${options.url.href})`;
+  try {
+    const transport = new sdk.StreamableHTTPClientTransport(options.url, { requestInit });
+    return await connect(options, sdk, handlers, transport, 'streamable-http', describe, noStderr, noPid);
+  } catch (streamableError) {
+    if ((streamableError as McpServerError).code === 'MCP_START_TIMEOUT') throw streamableError;
+    // Servers written before Streamable HTTP (protocol 2024-11-05) speak HTTP+SSE at the same URL.
+    try {
+      const transport = new sdk.SSEClientTransport(options.url, { requestInit });
+      return await connect(options, sdk, handlers, transport, 'sse', describe, noStderr, noPid);
+    } catch (sseError) {
+      throw new McpServerError(
+        'MCP_START_FAILED',
+        options.name,
+        `Could not reach ${describe}: Streamable HTTP failed (${message(streamableError)}), and so did the older HTTP+SSE transport (${message(sseError)}).`,
+        '',
+        { cause: new AggregateError([streamableError, sseError]) },
+      );
+    }
+  }
+}
+
+const noStderr = () => '';
+const noPid = () => undefined;
+
+async function connect(
+  options: ResolvedServerOptions,
+  sdk: ClientSdk,
+  handlers: SessionHandlers,
+  transport: Transport,
+  kind: McpTransportKind,
+  describe: string,
+  stderrTail: () => string,
+  pid: () => number | undefined,
+  explain: (error: unknown) => string | undefined = () => undefined,
+): Promise<McpSession> {
+  const client = new sdk.Client(CLIENT_INFO, { capabilities: {} });
+  let closed = false;
+  let closing: Promise<void> | undefined;
+  client.setNotificationHandler(sdk.ToolListChangedNotificationSchema, () => handlers.onToolsChanged());
+  client.onerror = (error) => handlers.onError(error);
+  client.onclose = () => {
+    const wasOpen = !closed;
+    closed = true;
+    if (wasOpen && closing === undefined) handlers.onLost();
+  };
+  const close = () => {
+    closing ??= (async () => {
+      closed = true;
+      try {
+        await client.close();
+      } finally {
+        // The client may not have reached the transport (a failed start): end it directly too.
+        await transport.close();
+      }
+    })();
+    return closing;
+  };
+
+  try {
+    await client.connect(transport, { timeout: options.startTimeoutMs });
+  } catch (error) {
+    await close().catch(() => undefined);
+    const timedOut = isTimeout(error, sdk);
+    const reason = timedOut ? `it did not answer initialize within ${options.startTimeoutMs} ms` : (explain(error) ?? message(error));
+    throw new McpServerError(timedOut ? 'MCP_START_TIMEOUT' : 'MCP_START_FAILED', options.name, `Could not start ${describe}: ${reason}.`, stderrTail(), { cause: error });
+  }
+  return {
+    client,
+    kind,
+    get pid() {
+      return pid();
+    },
+    get closed() {
+      return closed;
+    },
+    stderrTail,
+    close,
+  };
+}
+
+function isTimeout(error: unknown, sdk: ClientSdk): boolean {
+  // -32001 is the SDK's RequestTimeout.
+  return error instanceof sdk.McpError && error.code === -32001;
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,157 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { killProcessGroup, signalGroup } from './kill-process-group.js';
+import { StderrTail } from './stderr-tail.js';
+
+/** The SDK's stdio framing (newline-delimited JSON), loaded with the SDK when a server starts. */
+export interface StdioFraming {
+  readonly ReadBuffer: new () => { append(chunk: Buffer): void; readMessage(): JSONRPCMessage | null; clear(): void };
+  readonly serializeMessage: (message: JSONRPCMessage) => string;
+}
+
+export interface StdioProcessOptions {
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly env: Readonly<Record<string, string>>;
+  readonly cwd: string | undefined;
+}
+
+// Groups still running, ended synchronously if this process exits without unloading its servers.
+const liveGroups = new Set<number>();
+let exitHookInstalled = false;
+
+function trackGroup(pid: number): void {
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.once('exit', () => {
+      for (const group of liveGroups) signalGroup(group, 'SIGKILL');
+    });
+  }
+  liveGroups.add(pid);
+}
+
+/**
+ * An MCP client transport over a child's stdin and stdout, like the SDK's `StdioClientTransport`
+ * but with what a harness needs on top: the child leads its own process group, so closing ends it
+ * and every process it started; the stderr tail is kept for error messages; and the exit code is
+ * known. The SDK's own framing is used for the messages.
+ */
+export class StdioProcessTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: <T extends JSONRPCMessage>(message: T) => void;
+
+  readonly stderr = new StderrTail();
+  #child: ChildProcess | undefined;
+  #closing: Promise<void> | undefined;
+  #exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  #streamsClosed: Promise<void> | undefined;
+  readonly #buffer: InstanceType<StdioFraming['ReadBuffer']>;
+
+  constructor(
+    private readonly options: StdioProcessOptions,
+    private readonly framing: StdioFraming,
+  ) {
+    this.#buffer = new framing.ReadBuffer();
+  }
+
+  /** The child's pid once started (also its process group id). */
+  get pid(): number | undefined {
+    return this.#child?.pid;
+  }
+
+  /** How the child ended, once it has. */
+  get exit(): { code: number | null; signal: NodeJS.Signals | null } | undefined {
+    return this.#exit;
+  }
+
+  start(): Promise<void> {
+    if (this.#child !== undefined) throw new Error('StdioProcessTransport already started.');
+    return new Promise((resolve, reject) => {
+      const child = spawn(this.options.command, [...this.options.args], {
+        env: { ...this.options.env },
+        cwd: this.options.cwd,
+        stdio: ['pipe', 'pipe', 'pipe'],
+        detached: true,
+        shell: false,
+        windowsHide: true,
+      });
+      this.#child = child;
+      this.#streamsClosed = new Promise((resolveClosed) => child.once('close', () => resolveClosed()));
+      child.once('error', (error) => {
+        reject(error);
+        this.onerror?.(error);
+      });
+      child.once('spawn', () => {
+        if (child.pid !== undefined) trackGroup(child.pid);
+        resolve();
+      });
+      child.once('exit', (code, signal) => {
+        this.#exit = { code, signal };
+      });
+      child.once('close', () => {
+        if (child.pid !== undefined) liveGroups.delete(child.pid);
+        this.onclose?.();
+      });
+      child.stdout!.on('data', (chunk: Buffer) => this.#receive(chunk));
+      child.stderr!.on('data', (chunk: Buffer) => this.stderr.append(chunk));
+      // A child that dies while we write gives EPIPE: the close event reports it, nothing to add.
+      child.stdin!.on('error', (error) => this.onerror?.(error));
+      child.stdout!.on('error', (error) => this.onerror?.(error));
+    });
+  }
+
+  #receive(chunk: Buffer): void {
+    try {
+      this.#buffer.append(chunk);
+    } catch (error) {
+      // One message larger than the SDK's buffer cap: the stream cannot be resynchronised.
+      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+      void this.close();
+      return;
+    }
+    for (;;) {
+      let message: JSONRPCMessage | null;
+      try {
+        message = this.#buffer.readMessage();
+      } catch (error) {
+        // A line that is not JSON-RPC (a server printing to stdout): report it and go on.
+        this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+        continue;
+      }
+      if (message === null) return;
+      this.onmessage?.(message);
+    }
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    const stdin = this.#child?.stdin;
+    if (!stdin || stdin.destroyed || this.#exit !== undefined) return Promise.reject(new Error('Not connected: the server process is not running.'));
+    return new Promise((resolve, reject) => {
+      stdin.write(this.framing.serializeMessage(message), (error) => (error ? reject(error) : resolve()));
+    });
+  }
+
+  /** Ends the child and its process group; resolves once the child has exited. Idempotent. */
+  close(): Promise<void> {
+    this.#closing ??= this.#close();
+    return this.#closing;
+  }
+
+  async #close(): Promise<void> {
+    const child = this.#child;
+    this.#buffer.clear();
+    if (child === undefined || child.pid === undefined) return;
+    child.stdin?.end();
+    await killProcessGroup(child);
+    liveGroups.delete(child.pid);
+    // 'close' comes once the pipes are shut too; a grandchild that escaped the group may hold them.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.#streamsClosed, new Promise((resolve) => (timer = setTimeout(resolve, 500)))]);
+    clearTimeout(timer);
+    // The child's handle is released in the close phase of the loop after its exit, which comes
+    // after this turn's immediates: the second immediate runs once it has.
+    await new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
+  }
+}
