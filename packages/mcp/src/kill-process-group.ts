@@ -25,6 +25,25 @@ export async function killProcessGroup(child: ChildProcess, graceMs: number = KI
   // The leader may have gone while children it started linger: the group gets SIGKILL either way.
   signalGroup(pid, 'SIGKILL');
   if (outcome === 'late') await exited;
+  await groupGone(pid, 1_000);
+}
+
+/**
+ * Waits until no process of the group is left, at most `limitMs`: a killed process takes a moment
+ * to go, and an orphaned zombie waits for init to reap it (bounded, since a container's init may never).
+ */
+async function groupGone(pid: number, limitMs: number): Promise<void> {
+  const deadline = performance.now() + limitMs;
+  while (groupExists(pid) && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+}
+
+function groupExists(pid: number): boolean {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Signals a whole process group; a group that is already gone is not an error. */
