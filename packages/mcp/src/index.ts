@@ -4,3 +4,8 @@ export { McpServerError } from './mcp-server-error.js';
 export type { McpServerErrorCode } from './mcp-server-error.js';
 export type { McpPart } from './mcp-content.js';
 export type { McpTierMap } from './resolve-tier.js';
+
+export { serveHarness, MAX_HTTP_SESSIONS } from './serve-harness.js';
+export type { LoopbackHost, ServedHarness, ServeHarnessOptions } from './serve-harness.js';
+
+export { McpConfigError, parseMcpConfig, readMcpConfig } from './mcp-config.js';

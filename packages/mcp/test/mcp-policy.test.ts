@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createHarness, definePlugin, type ApprovalRequest, type Harness, type ResultAction } from '@weir/core';
 import { safety } from '@weir/safety';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mcpServer } from '@weir/mcp';
+import { mcpServer } from '../src/index.js';
 import { FILESYSTEM_BIN, NODE } from './servers.js';
 
 // One server-filesystem for the file: starting node is slow on a busy machine.

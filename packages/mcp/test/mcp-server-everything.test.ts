@@ -1,6 +1,6 @@
 import { createHarness, type Harness, type ToolResult } from '@weir/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mcpServer } from '@weir/mcp';
+import { mcpServer } from '../src/index.js';
 import { EVERYTHING_BIN, NODE, processesOf } from './servers.js';
 
 const everything = (extra: object = {}) => mcpServer({ name: 'everything', command: NODE, args: [EVERYTHING_BIN, 'stdio'], ...extra });

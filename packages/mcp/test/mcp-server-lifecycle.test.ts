@@ -1,6 +1,6 @@
 import { createHarness, isHarnessError, type Harness, type ToolResult } from '@weir/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { mcpServer, McpServerError } from '@weir/mcp';
+import { mcpServer, McpServerError } from '../src/index.js';
 import { childrenOfThisProcess, fixture, NODE, processesOf } from './servers.js';
 
 const SCRIPTED = fixture('scripted-server.mjs');

@@ -1,0 +1,64 @@
+import { randomUUID } from 'node:crypto';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Harness } from '@weir/core';
+import { harnessToolListing } from './harness-tool-listing.js';
+import type { ServerSdk } from './load-server-sdk.js';
+import { mcpCallScope, type McpLogLevel } from './mcp-call-scope.js';
+import { toCallToolResult } from './to-call-tool-result.js';
+
+/** How often a session checks whether the harness's tools changed, to send `list_changed`. */
+export const TOOL_WATCH_MS = 500;
+// The approval's own deadline (the harness's) governs the wait; this only keeps the SDK's 60 s default out of the way.
+const ELICIT_TIMEOUT_MS = 3_600_000;
+const INVALID_PARAMS = -32602;
+
+export interface SessionServer {
+  readonly server: Server;
+  /** Stops watching the tools. The caller closes the server. */
+  stop(): void;
+}
+
+/**
+ * One SDK `Server` for one client session, answering from the harness: `tools/list` is the
+ * registry's model view; `tools/call` runs the call through the harness pipeline, in the scope of
+ * the request, so the approval can ask this client and progress and log lines reach it.
+ */
+export function createSessionServer(harness: Harness, sdk: ServerSdk, info: { readonly name: string; readonly version: string }): SessionServer {
+  const server = new sdk.Server(info, { capabilities: { tools: { listChanged: true }, logging: {} } });
+  let logLevel: McpLogLevel | undefined;
+
+  server.setRequestHandler(sdk.SetLevelRequestSchema, (request) => {
+    logLevel = request.params.level;
+    return {};
+  });
+  server.setRequestHandler(sdk.ListToolsRequestSchema, () => ({ tools: harnessToolListing(harness) }));
+  server.setRequestHandler(sdk.CallToolRequestSchema, async (request, extra) => {
+    const { name } = request.params;
+    if (!harness.tools.has(name)) throw new sdk.McpError(INVALID_PARAMS, `Unknown tool: ${name}. Call tools/list for the tools this server has.`);
+    const elicitation = server.getClientCapabilities()?.elicitation !== undefined;
+    const scope = {
+      notify: (notification: { method: string; params: Record<string, unknown> }) => extra.sendNotification(notification as never),
+      progressToken: request.params._meta?.progressToken,
+      logLevel: () => logLevel,
+      elicit: elicitation
+        ? async (message: string, signal: AbortSignal) => {
+            const answer = await server.elicitInput({ message, requestedSchema: { type: 'object', properties: {} } }, { signal, relatedRequestId: extra.requestId, timeout: ELICIT_TIMEOUT_MS });
+            return answer.action;
+          }
+        : undefined,
+    };
+    const call = { id: `mcp-${randomUUID()}`, name, arguments: request.params.arguments ?? {} };
+    const result = await mcpCallScope.run(scope, () => harness.executeToolCall(call, { signal: extra.signal }));
+    return toCallToolResult(result, harness.tools.get(name));
+  });
+
+  let seen = harness.tools.schemas();
+  const watch = setInterval(() => {
+    const now = harness.tools.schemas();
+    if (now === seen) return;
+    seen = now;
+    server.sendToolListChanged().catch(() => undefined);
+  }, TOOL_WATCH_MS);
+  watch.unref();
+  return { server, stop: () => clearInterval(watch) };
+}

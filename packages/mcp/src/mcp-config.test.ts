@@ -1,0 +1,57 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { McpConfigError, parseMcpConfig, readMcpConfig } from './mcp-config.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'weir-mcp-config-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('parseMcpConfig', () => {
+  it('reads the common mcpServers shape, stdio and HTTP, leaving disabled ones out', () => {
+    const servers = parseMcpConfig({
+      mcpServers: {
+        fs: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '.'], env: { DEBUG: '1' }, tiers: { read_text_file: 'read-only' } },
+        api: { type: 'http', url: 'https://mcp.example/mcp', headers: { authorization: 'Bearer x' } },
+        off: { command: 'nothing', disabled: true },
+      },
+    });
+    expect(servers).toEqual([
+      { name: 'fs', command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '.'], env: { DEBUG: '1' }, tiers: { read_text_file: 'read-only' } },
+      { name: 'api', url: 'https://mcp.example/mcp', headers: { authorization: 'Bearer x' } },
+    ]);
+  });
+
+  it('names the file and the entry on every mistake', () => {
+    const bad = (config: unknown) => {
+      try {
+        parseMcpConfig(config, 'mcp.json');
+      } catch (error) {
+        expect(error).toBeInstanceOf(McpConfigError);
+        return (error as Error).message;
+      }
+      throw new Error('expected a McpConfigError');
+    };
+    expect(bad({ servers: {} })).toMatch(/^mcp\.json: expected/);
+    expect(bad({ mcpServers: { 'a__b': { command: 'x' } } })).toMatch(/mcpServers\.a__b: the name/);
+    expect(bad({ mcpServers: { fs: { command: 'x', url: 'http://y' } } })).toMatch(/either "command"/);
+    expect(bad({ mcpServers: { fs: { command: 'x', args: 'a b' } } })).toMatch(/mcpServers\.fs\.args: must be an array/);
+    expect(bad({ mcpServers: { fs: { command: 'x', tiers: { '*': 'safe' } } } })).toMatch(/tiers\["\*"\]/);
+    expect(bad({ mcpServers: { fs: { command: 'x', autoApprove: ['y'] } } })).toMatch(/unknown key\(s\) "autoApprove"/);
+  });
+});
+
+describe('readMcpConfig', () => {
+  it('reads a file; a relative cwd is taken from the file\'s folder', async () => {
+    const path = join(dir, 'mcp.json');
+    writeFileSync(path, JSON.stringify({ mcpServers: { local: { command: 'node', args: ['server.js'], cwd: 'servers' } } }));
+    expect(await readMcpConfig(path)).toEqual([{ name: 'local', command: 'node', args: ['server.js'], cwd: join(dir, 'servers') }]);
+  });
+
+  it('a file that is not JSON is a McpConfigError naming it', async () => {
+    const path = join(dir, 'broken.json');
+    writeFileSync(path, '{ "mcpServers": ');
+    await expect(readMcpConfig(path)).rejects.toThrow(new RegExp(`${path.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} is not valid JSON`));
+    await expect(readMcpConfig(join(dir, 'missing.json'))).rejects.toBeInstanceOf(McpConfigError);
+  });
+});

@@ -1,0 +1,186 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Readable, Writable } from 'node:stream';
+import type { Harness } from '@weir/core';
+import { checkLoopbackRequest } from './check-loopback-request.js';
+import { createSessionServer, type SessionServer } from './create-session-server.js';
+import { loadServerSdk, type ServerSdk } from './load-server-sdk.js';
+import { serveBridgePlugin } from './serve-bridge-plugin.js';
+
+/** Hosts the HTTP transport may listen on: loopback only. */
+export type LoopbackHost = '127.0.0.1' | '::1' | 'localhost';
+
+export interface ServeHarnessOptions {
+  /** The server name clients see; also names the bridge plugin (`mcp-serve:<name>`). */
+  readonly name: string;
+  readonly version?: string;
+  /** Serve Streamable HTTP on loopback instead of stdio. */
+  readonly http?: {
+    /** Default 0: a free port, read it from `url`. */
+    readonly port?: number;
+    /** Default `127.0.0.1`. Only loopback hosts are accepted. */
+    readonly host?: LoopbackHost;
+    /** Default `/mcp`. */
+    readonly path?: string;
+    /** Browser origins allowed besides the loopback ones (for a local web client). */
+    readonly allowedOrigins?: readonly string[];
+  };
+  /** The streams of the stdio transport. Default: this process's stdin and stdout. */
+  readonly stdio?: { readonly stdin: Readable; readonly stdout: Writable };
+}
+
+export interface ServedHarness {
+  /** The endpoint of the HTTP transport; `undefined` for stdio. */
+  readonly url: URL | undefined;
+  /** Stops serving: closes every session (and the listener), then unloads the bridge plugin. */
+  close(): Promise<void>;
+}
+
+/** Sessions one HTTP server keeps at once; more are refused with 503 until some close. */
+export const MAX_HTTP_SESSIONS = 64;
+
+/**
+ * Offers a harness's tools as an MCP server, over stdio (default) or Streamable HTTP on loopback.
+ * Every call goes through the harness pipeline: guards, approval, deadlines, post-execute. Error
+ * results are `isError` results; image and resource parts are MCP content blocks. A call that needs
+ * approval asks the client through elicitation when the client offers it and no other plugin
+ * answers approvals; otherwise it is denied. The HTTP transport refuses foreign `Host` and
+ * `Origin` headers (DNS rebinding). Throws a `TypeError` on bad options.
+ */
+export async function serveHarness(harness: Harness, options: ServeHarnessOptions): Promise<ServedHarness> {
+  if (typeof options?.name !== 'string' || options.name.trim() === '') throw new TypeError('serveHarness: a name is required.');
+  const host = options.http?.host ?? '127.0.0.1';
+  if (options.http !== undefined && !['127.0.0.1', '::1', 'localhost'].includes(host)) {
+    throw new TypeError(`serveHarness: the HTTP transport listens on loopback only (127.0.0.1, ::1 or localhost), not ${JSON.stringify(host)}.`);
+  }
+  const port = options.http?.port ?? 0;
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new TypeError(`serveHarness: port must be an integer from 0 to 65535, got ${String(port)}.`);
+  const sdk = await loadServerSdk();
+  const info = { name: options.name, version: options.version ?? '0.0.0' };
+  const unloadBridge = await harness.use(serveBridgePlugin(options.name));
+  try {
+    if (options.http === undefined) return await serveStdio(harness, sdk, info, options.stdio, unloadBridge);
+    return await serveHttp(harness, sdk, info, { host, port, path: options.http.path ?? '/mcp', allowedOrigins: options.http.allowedOrigins ?? [] }, unloadBridge);
+  } catch (error) {
+    await unloadBridge();
+    throw error;
+  }
+}
+
+async function serveStdio(
+  harness: Harness,
+  sdk: ServerSdk,
+  info: { name: string; version: string },
+  streams: ServeHarnessOptions['stdio'],
+  unloadBridge: () => Promise<void>,
+): Promise<ServedHarness> {
+  const session = createSessionServer(harness, sdk, info);
+  const transport = new sdk.StdioServerTransport(streams?.stdin, streams?.stdout);
+  await session.server.connect(transport);
+  let closing: Promise<void> | undefined;
+  return {
+    url: undefined,
+    close: () => {
+      closing ??= (async () => {
+        session.stop();
+        await session.server.close();
+        await unloadBridge();
+      })();
+      return closing;
+    },
+  };
+}
+
+interface HttpSession {
+  readonly session: SessionServer;
+  readonly transport: InstanceType<ServerSdk['StreamableHTTPServerTransport']>;
+}
+
+async function serveHttp(
+  harness: Harness,
+  sdk: ServerSdk,
+  info: { name: string; version: string },
+  config: { host: LoopbackHost; port: number; path: string; allowedOrigins: readonly string[] },
+  unloadBridge: () => Promise<void>,
+): Promise<ServedHarness> {
+  const sessions = new Map<string, HttpSession>();
+  let boundPort = 0;
+
+  const closeSession = async (entry: HttpSession) => {
+    entry.session.stop();
+    await entry.session.server.close().catch(() => undefined);
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const refusal = checkLoopbackRequest({ host: req.headers.host, origin: req.headers.origin }, boundPort, config.allowedOrigins);
+    if (refusal !== undefined) return reply(res, refusal.status, refusal.message);
+    const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
+    if (path !== config.path) return reply(res, 404, `Not found: the MCP endpoint is ${config.path}.`);
+    const sessionId = req.headers['mcp-session-id'];
+    if (typeof sessionId === 'string') {
+      const entry = sessions.get(sessionId);
+      if (entry === undefined) return reply(res, 404, 'Session not found: initialize a new session.');
+      return entry.transport.handleRequest(req, res);
+    }
+    if (req.method !== 'POST') return reply(res, 400, 'No session: start one with an initialize POST.');
+    if (sessions.size >= MAX_HTTP_SESSIONS) return reply(res, 503, `This server holds ${MAX_HTTP_SESSIONS} sessions already; close one first.`);
+    const session = createSessionServer(harness, sdk, info);
+    let entry: HttpSession | undefined;
+    const transport = new sdk.StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        if (entry !== undefined) sessions.set(id, entry);
+      },
+    });
+    entry = { session, transport };
+    transport.onclose = () => {
+      if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
+      session.stop();
+    };
+    await session.server.connect(transport);
+    await transport.handleRequest(req, res);
+    // A first request that was not an initialize created no session: nothing to keep.
+    if (transport.sessionId === undefined) await closeSession(entry);
+  };
+
+  const listener = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      harness.logger.error({ err: error }, 'serveHarness: a request failed');
+      if (!res.headersSent) reply(res, 500, 'Internal error.');
+      else res.end();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    listener.once('error', reject);
+    listener.listen(config.port, config.host, () => {
+      listener.off('error', reject);
+      resolve();
+    });
+  });
+  boundPort = (listener.address() as AddressInfo).port;
+  const urlHost = config.host === '::1' ? '[::1]' : config.host;
+  const url = new URL(`http://${urlHost}:${boundPort}${config.path}`);
+
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    close: () => {
+      closing ??= (async () => {
+        const open = [...sessions.values()];
+        sessions.clear();
+        await Promise.all(open.map(closeSession));
+        await new Promise<void>((resolve) => {
+          listener.close(() => resolve());
+          listener.closeAllConnections();
+        });
+        await unloadBridge();
+      })();
+      return closing;
+    },
+  };
+}
+
+function reply(res: ServerResponse, status: number, message: string): void {
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+}
