@@ -3,6 +3,7 @@ import { hotReloadBench } from './hot-reload-bench.js';
 import { formatPeerTable, measurePeers } from './peers/measure-peers.js';
 import { pipelineBench } from './pipeline-bench.js';
 import { printScaleOut, scaleOutBench } from './scale-out/scale-out-bench.js';
+import { shellBench } from './shell-bench.js';
 
 // `pnpm bench -- --quick`: every part shortened, rough figures, to check the benchmarks run.
 const quick = process.argv.includes('--quick');
@@ -18,6 +19,7 @@ console.log(`weir benchmarks - Node ${process.version}, ${process.platform}/${pr
 await pipelineBench();
 await hotReloadBench();
 const agentStep = await agentStepBench();
+await shellBench({ quick });
 
 console.log('\npeers: the same agent turn (K echo tool steps, then text) on other SDKs, each in its own process beside a bare async loop');
 const peers = await measurePeers({ quick });

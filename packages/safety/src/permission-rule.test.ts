@@ -163,8 +163,9 @@ describe('rule keys: tool, action, tier, server, path', () => {
     expect(() => compileRule(rule as never, 'test')).toThrow(/test/);
   });
 
-  it('the key command is reserved for shell rules, and says so', () => {
-    expect(() => compileRule({ deny: { tool: 'run_command', command: 'rm *' } } as never, 'test')).toThrow(/"command": shell command rules/);
+  it('the key command takes shell command patterns, and refuses what is not one', () => {
+    expect(compileRule({ deny: { tool: 'run_command', command: 'rm *' } }, 'test').label).toBe('{ deny: { tool: "run_command", command: "rm *" } }');
+    expect(() => compileRule({ deny: { tool: 'run_command', command: 42 } } as never, 'test')).toThrow(/command: must be a command pattern/);
   });
 
   it('labels a matcher rule the way it is written', () => {

@@ -24,8 +24,8 @@ export interface RuleMatcher {
   readonly server?: Patterns;
   /** Paths relative to the workspace root (picomatch globs, dotfiles included). */
   readonly path?: Patterns;
-  /** Reserved for shell command rules (the shell tool's issue). */
-  readonly command?: unknown;
+  /** Shell command patterns (`'git status'`, `'rm *'`), matched on the parsed `command` argument (command-rule-key.ts). */
+  readonly command?: Patterns;
 }
 
 /** What a rule's effect names: tools (a name, a glob, or an array of them), or a matcher. */

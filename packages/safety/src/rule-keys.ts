@@ -1,4 +1,5 @@
 import type { GuardDecision } from '@weir/core';
+import { commandRuleKey } from './command-rule-key.js';
 import type { RuleSubject } from './rule-subject.js';
 
 /**
@@ -15,6 +16,8 @@ export interface RuleKey {
   compile(value: unknown, effect: GuardDecision): (subject: RuleSubject) => boolean;
   /** How the value reads in a rule's label; default JSON. */
   label?(value: unknown): string;
+  /** Work the matchers need done before they run (loading a parser); awaited by the guard. */
+  ready?(): Promise<void>;
 }
 
 /**
@@ -22,7 +25,7 @@ export interface RuleKey {
  * file of its own (one import and one entry), when it exists; until then a rule using `command`
  * is refused with a message saying so, rather than silently matching every call.
  */
-const EXTENSION_KEYS: ReadonlyMap<string, RuleKey> = new Map<string, RuleKey>([]);
+const EXTENSION_KEYS: ReadonlyMap<string, RuleKey> = new Map<string, RuleKey>([[commandRuleKey.name, commandRuleKey]]);
 
 /** Keys that are reserved for an extension that is not there yet, with why. */
 const RESERVED_KEYS: ReadonlyMap<string, string> = new Map([['command', 'shell command rules come with the shell tool and are not available yet']]);
@@ -35,6 +38,14 @@ export function extensionKey(name: string): RuleKey | undefined {
 /** Why `name` cannot be used yet, when it is reserved and not provided. */
 export function reservedKeyReason(name: string): string | undefined {
   return EXTENSION_KEYS.has(name) ? undefined : RESERVED_KEYS.get(name);
+}
+
+/**
+ * Resolves once every extension key named in `names` is ready to match (rejects when one cannot
+ * get ready: the guard then fails closed).
+ */
+export async function extensionKeysReady(names: Iterable<string>): Promise<void> {
+  for (const name of names) await EXTENSION_KEYS.get(name)?.ready?.();
 }
 
 /** Names of the extension keys that are available. */

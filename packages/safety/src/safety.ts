@@ -5,6 +5,7 @@ import { evaluatePolicy, type Policy, type PolicyEvaluation } from './evaluate-p
 import { FILE_ACCESS_PROPERTY } from './file-access.js';
 import { resolvePathArguments } from './path-arguments.js';
 import { physicalPathCheck } from './physical-path-check.js';
+import { extensionKeyNames, extensionKeysReady } from './rule-keys.js';
 import { compileRule, compileRules, type PermissionRule } from './permission-rule.js';
 import { DEFAULT_PROTECTED_PATHS } from './protected-paths.js';
 import { isSafetyMode, SAFETY_MODES, type SafetyMode } from './safety-mode.js';
@@ -111,6 +112,8 @@ export function safety(options: SafetyOptions = {}): SafetyPlugin {
         const key = keyOf(call.callId, call.toolName, call.arguments);
         const known = ledger.get(key);
         if (known) return verdictOf(known);
+        // A key such as command needs its parser loaded before its matchers run.
+        await extensionKeysReady(extensionKeyNames());
         const facts = toolFactsOf(call);
         const paths = await resolvePathArguments(call.arguments, facts.files, pathArguments, call.tier, context.sandbox);
         const subject = { toolName: call.toolName, tier: call.tier, action: facts.action, server: facts.server, arguments: call.arguments };

@@ -113,6 +113,19 @@ describe('run_command', () => {
     }
   });
 
+  it('a model cannot turn the sandbox off or widen it: unknown fields are invalid arguments', async () => {
+    const shell = await shellFixture();
+    try {
+      for (const extra of [{ dangerouslyDisableSandbox: true }, { unsafeNoSandbox: true }, { network: true }, { requires_approval: false }]) {
+        const result = await shell.run('echo ran', extra);
+        expect(result.ok).toBe(false);
+        if (!result.ok) expect(result.error.code).toBe('INVALID_ARGUMENTS');
+      }
+    } finally {
+      await shell.close();
+    }
+  });
+
   it('renders the output with the exit status for the model', async () => {
     const shell = await shellFixture();
     try {
