@@ -80,20 +80,24 @@ export function runProcess(spec: SpawnSpec, options: RunProcessOptions): Promise
       if (capture.totalBytes > options.killAfterOutputBytes) killGroup('output');
     });
 
-    let spawnError: Error | undefined;
-    child.once('error', (error) => {
-      spawnError = error;
-    });
-    // 'close' comes after the exit and after the pipe closed: nothing of the command is left.
-    child.once('close', (code, signal) => {
+    let settled = false;
+    const finish = () => {
+      settled = true;
       clearTimeout(deadline);
       if (forceTimer !== undefined) clearTimeout(forceTimer);
       options.signal.removeEventListener('abort', onAbort);
       options.track?.(child, false);
-      if (spawnError !== undefined && child.pid === undefined) {
-        reject(spawnError);
-        return;
-      }
+    };
+    child.once('error', (error) => {
+      // Only a spawn failure leaves no pid; any later error is followed by 'close'.
+      if (settled || child.pid !== undefined) return;
+      finish();
+      reject(error);
+    });
+    // 'close' comes after the exit and after the pipe closed: nothing of the command is left.
+    child.once('close', (code, signal) => {
+      if (settled) return;
+      finish();
       resolve({
         exitCode: code,
         signal,

@@ -47,8 +47,9 @@ export interface ShellToolsOptions {
   readonly killAfterOutputBytes?: number;
   /**
    * Paths inside the workspace bound read-only (default: `.git`, `.weir`, `.vscode`, `.idea`,
-   * `.husky`, `.envrc`; what exists of them at each call). Changes there can run code later,
-   * outside the sandbox. Replaces the default list; `[]` turns it off.
+   * `.husky`, `.envrc`, `.npmrc`, `.github/workflows`, `.devcontainer`, `.pre-commit-config.yaml`;
+   * what exists of them at each call). Changes there can run code later, outside the sandbox.
+   * Replaces the default list; `[]` turns it off. `package.json` is not in it: installs edit it.
    */
   readonly protect?: readonly string[];
   /**
@@ -80,7 +81,7 @@ export const SHELL_DEFAULTS = Object.freeze({
   timeoutMs: 120_000,
   maxOutputBytes: 100_000,
   killAfterOutputBytes: 16 * 1024 * 1024,
-  protect: Object.freeze(['.git', '.weir', '.vscode', '.idea', '.husky', '.envrc']),
+  protect: Object.freeze(['.git', '.weir', '.vscode', '.idea', '.husky', '.envrc', '.npmrc', '.github/workflows', '.devcontainer', '.pre-commit-config.yaml']),
   limits: Object.freeze({ processes: 512, fileSizeBytes: 1024 ** 3, cpuSeconds: 120, tmpBytes: 256 * 1024 ** 2 }),
 });
 

@@ -10,7 +10,7 @@ import { makeWorkspace, shellFixture, type ShellFixture } from './support/shell-
 
 const hash = async (path: string) => createHash('sha256').update(await readFile(path)).digest('hex');
 
-describe('the file system boundary', () => {
+describe('the file system boundary', { timeout: 60_000 }, () => {
   let shell: ShellFixture;
   let outside: string;
   let sentinel: string;
@@ -38,11 +38,11 @@ describe('the file system boundary', () => {
       for (const path of ['.git', '.git/hooks', '.git/hooks/pre-commit', '.git/config', '.env', 'secrets', 'secrets/token', 'notes.md']) await chown(join(root, path), 65534, 65534);
     }
     shell = await shellFixture({ root, readable: [readableDir], writable: [writableDir], hidden: ['.env', 'secrets/**'] });
-  });
+  }, 60_000);
   afterAll(async () => {
     await shell.close();
     for (const dir of [outside, readableDir, writableDir]) await rm(dir, { recursive: true, force: true });
-  });
+  }, 60_000);
 
   it('runs as an unprivileged user, in the workspace', async () => {
     const result = await shell.value('id -u; pwd');
@@ -130,7 +130,7 @@ describe('the file system boundary', () => {
   });
 });
 
-describe('a protected path that is a symbolic link', () => {
+describe('a protected path that is a symbolic link', { timeout: 60_000 }, () => {
   it('refuses the load when it is there at launch', async () => {
     const outside = await mkdtemp(join(tmpdir(), 'weir-shell-git-'));
     const root = await makeWorkspace();
@@ -165,7 +165,7 @@ describe('a protected path that is a symbolic link', () => {
   });
 });
 
-describe('secrets of the harness', () => {
+describe('secrets of the harness', { timeout: 60_000 }, () => {
   const secretName = `.weir-shell-test-secret-${process.pid}`;
   const secretPath = join(homedir(), secretName);
   let shell: ShellFixture;
@@ -173,12 +173,12 @@ describe('secrets of the harness', () => {
     process.env.WEIR_SHELL_TEST_API_KEY = 'sk-test-env-secret-4242';
     await writeFile(secretPath, 'home-secret-4242\n', { mode: 0o644 });
     shell = await shellFixture({ env: { GREETING: 'hi' } });
-  });
+  }, 60_000);
   afterAll(async () => {
     delete process.env.WEIR_SHELL_TEST_API_KEY;
     await rm(secretPath, { force: true });
     await shell.close();
-  });
+  }, 60_000);
 
   it('the environment is the allow-list: no key of the parent, the listed names only', async () => {
     const result = await shell.value('env; cat /proc/self/environ | tr "\\0" "\\n"; cat /proc/1/environ');
@@ -196,7 +196,7 @@ describe('secrets of the harness', () => {
   });
 });
 
-describe('the network', () => {
+describe('the network', { timeout: 60_000 }, () => {
   let server: Server;
   let port: number;
   let connections = 0;
@@ -207,10 +207,10 @@ describe('the network', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     port = (server.address() as { port: number }).port;
-  });
+  }, 60_000);
   afterAll(async () => {
     await new Promise((resolve) => server.close(resolve));
-  });
+  }, 60_000);
 
   const probe = () => `exec 3<>/dev/tcp/127.0.0.1/${port} && cat <&3 && echo reached || echo unreachable; getent hosts example.com || echo no-resolver`;
 

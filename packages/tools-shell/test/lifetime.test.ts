@@ -7,20 +7,20 @@ import { makeWorkspace, processesWith, shellFixture, type ShellFixture } from '.
 
 const marker = (name: string) => `${name}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
 
-describe('deadlines and kills', () => {
+describe('deadlines and kills', { timeout: 60_000 }, () => {
   let shell: ShellFixture;
   beforeAll(async () => {
     shell = await shellFixture({ timeoutMs: 20_000 });
-  });
+  }, 60_000);
   afterAll(async () => {
     await shell.close();
-  });
+  }, 60_000);
 
   it('a command that ignores SIGTERM is killed at its deadline, with the output it wrote', async () => {
     const tag = marker('ignores-term');
     const started = performance.now();
     const result = await shell.value(`trap '' TERM; echo before; exec -a ${tag} sleep 30`, { timeoutMs: 500 });
-    expect(performance.now() - started).toBeLessThan(4_000);
+    expect(performance.now() - started).toBeLessThan(10_000);
     expect(result.killed).toBe('deadline');
     expect(result.output).toBe('before\n');
     expect(await processesWith(tag)).toEqual([]);
@@ -46,7 +46,7 @@ describe('deadlines and kills', () => {
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.error.code).toBe('ABORTED');
     await waitFor(async () => (await processesWith(tag)).length === 0);
-    expect(performance.now() - started).toBeLessThan(3_000);
+    expect(performance.now() - started).toBeLessThan(10_000);
   });
 
   it('a runaway `yes` is stopped by the output cap: head and tail kept, the middle counted', async () => {
@@ -88,7 +88,7 @@ describe('deadlines and kills', () => {
   });
 });
 
-describe('limits', () => {
+describe('limits', { timeout: 60_000 }, () => {
   it('a fork bomb hits the process limit and the deadline; the machine keeps answering', async () => {
     // A uid of its own, so that its process count does not starve the other tests' commands.
     const root = await makeWorkspace();
@@ -132,7 +132,7 @@ describe('limits', () => {
   });
 });
 
-describe('concurrency and unload', () => {
+describe('concurrency and unload', { timeout: 60_000 }, () => {
   it('50 concurrent commands, each leaving a background child, leave no process behind', async () => {
     const shell = await shellFixture();
     const tag = marker('many');
@@ -158,10 +158,30 @@ describe('concurrency and unload', () => {
   });
 });
 
-async function waitFor(check: () => Promise<boolean>, timeoutMs = 5_000): Promise<void> {
+async function waitFor(check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > until) throw new Error('condition not met in time');
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
+
+describe('the harness process dies', { timeout: 60_000 }, () => {
+  it('a SIGKILLed harness takes its sandboxes with it (parent-death signal)', async () => {
+    const { spawn } = await import('node:child_process');
+    const { fileURLToPath } = await import('node:url');
+    const root = await makeWorkspace();
+    const tag = marker('orphan');
+    const script = fileURLToPath(new URL('./fixtures/harness-child.ts', import.meta.url));
+    // One process (node with tsx as a loader), so that SIGKILL hits the harness itself.
+    const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=@weir/source', script, root, tag], { cwd: fileURLToPath(new URL('..', import.meta.url)), stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      await waitFor(async () => (await processesWith(`${tag} 600`)).length >= 1, 20_000);
+      child.kill('SIGKILL');
+      await waitFor(async () => (await processesWith(tag)).length === 0, 10_000);
+    } finally {
+      child.kill('SIGKILL');
+      await rm(root, { recursive: true, force: true });
+    }
+  }, 60_000);
+});

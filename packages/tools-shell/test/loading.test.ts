@@ -24,7 +24,7 @@ async function loadError(options: Parameters<typeof shellTools>[0]): Promise<{ c
   throw new Error('the plugin loaded');
 }
 
-describe('without a working sandbox the plugin refuses to load', () => {
+describe('without a working sandbox the plugin refuses to load', { timeout: 60_000 }, () => {
   it('when bubblewrap is missing', async () => {
     const root = await makeWorkspace();
     cleanup.push(root);
@@ -67,7 +67,7 @@ describe('without a working sandbox the plugin refuses to load', () => {
   });
 });
 
-describe('unsafeNoSandbox', () => {
+describe('unsafeNoSandbox', { timeout: 60_000 }, () => {
   it('runs unconfined, and says so in every result', async () => {
     const shell = await shellFixture({ unsafeNoSandbox: true });
     try {
@@ -88,7 +88,7 @@ describe('unsafeNoSandbox', () => {
   });
 });
 
-describe('run_command', () => {
+describe('run_command', { timeout: 60_000 }, () => {
   it('is a dangerous tool', async () => {
     const shell = await shellFixture();
     try {
