@@ -1,4 +1,5 @@
 import { agentStepBench, printAgentStepComparison } from './agent-step-bench.js';
+import { coldStartBench } from './cold-start-bench.js';
 import { hotReloadBench } from './hot-reload-bench.js';
 import { formatPeerTable, measurePeers } from './peers/measure-peers.js';
 import { pipelineBench } from './pipeline-bench.js';
@@ -16,6 +17,11 @@ if (only === 'scale-out') {
 }
 
 console.log(`weir benchmarks - Node ${process.version}, ${process.platform}/${process.arch}`);
+// `pnpm bench -- --cold-start` (or `--only=cold-start`): only the cold-start section.
+if (process.argv.includes('--cold-start') || only === 'cold-start') {
+  coldStartBench({ quick });
+  process.exit(0);
+}
 await pipelineBench();
 await hotReloadBench();
 const agentStep = await agentStepBench();
@@ -25,6 +31,7 @@ console.log('\npeers: the same agent turn (K echo tool steps, then text) on othe
 const peers = await measurePeers({ quick });
 console.log(formatPeerTable(peers));
 printAgentStepComparison(agentStep, peers);
+coldStartBench({ quick });
 
 await runScaleOut();
 

@@ -1,6 +1,7 @@
+import { createRequire } from 'node:module';
 import { posix } from 'node:path';
 import { HarnessError, type GuardDecision, type ToolTier } from '@weir/core';
-import picomatch from 'picomatch';
+import type Picomatch from 'picomatch';
 import { actionCovers, FILE_ACTIONS, isFileAction, type FileAction } from './file-actions.js';
 import { literalPath } from './literal-path.js';
 import type { PathArgument } from './path-arguments.js';
@@ -135,6 +136,14 @@ export function compileRule(rule: PermissionRule, where: string): CompiledRule {
     matchesCall,
     matchesPath: paths === undefined ? undefined : picomatch([...paths], pathOptions),
   });
+}
+
+let loaded: typeof Picomatch | undefined;
+
+/** picomatch, loaded when the first rule is compiled: importing safety must not pay for it (cold start). */
+function picomatch(glob: string[], options?: Picomatch.PicomatchOptions): Picomatch.Matcher {
+  loaded ??= createRequire(import.meta.url)('picomatch') as typeof Picomatch;
+  return loaded(glob, options);
 }
 
 /**

@@ -1,5 +1,4 @@
 import type { Readable, Writable } from 'node:stream';
-import { isCancel, log, select, text } from '@clack/prompts';
 import type { Approver, ApproverAnswer, ApproverRequest } from './approver.js';
 import { escapeForTerminal } from './escape-for-terminal.js';
 import { DEFAULT_MAX_VALUE_CHARS, formatApproval } from './format-approval.js';
@@ -16,6 +15,15 @@ export interface TerminalApproverOptions {
 type Choice = 'allow-once' | 'allow-session' | 'allow-always' | 'deny' | 'deny-with-message';
 
 const DENY: ApproverAnswer = Object.freeze({ decision: 'deny' });
+
+type Clack = typeof import('@clack/prompts');
+let clack: Promise<Clack> | undefined;
+
+/** @clack/prompts, imported when the first prompt is drawn: importing safety must not pay for it (cold start). */
+function loadClack(): Promise<Clack> {
+  clack ??= import('@clack/prompts');
+  return clack;
+}
 
 /**
  * An approver that asks the person at the terminal, with @clack/prompts: it shows the tool, its
@@ -47,6 +55,7 @@ export function terminalApprover(options: TerminalApproverOptions = {}): Approve
 
 async function prompt(request: ApproverRequest, io: { input: Readable; output: Writable; maxValueChars: number }): Promise<ApproverAnswer> {
   if (request.signal.aborted) return DENY;
+  const { isCancel, log, select, text } = await loadClack();
   // Say how it ended: a cancelled clack prompt still shows the option the cursor was on.
   const done = (answer: ApproverAnswer, note: string) => {
     (answer.decision === 'allow' ? log.success : log.warn)(note, { output: io.output });
@@ -61,7 +70,7 @@ async function prompt(request: ApproverRequest, io: { input: Readable; output: W
   const signal = AbortSignal.any([request.signal, closed.signal]);
   try {
     await discardPendingInput(io.input, signal);
-    return await choose(request, io, signal, done, () => closed.signal.aborted);
+    return await choose(request, io, signal, done, () => closed.signal.aborted, { isCancel, select, text });
   } finally {
     for (const event of CLOSE_EVENTS) io.input.off(event, onClosed);
   }
@@ -73,6 +82,7 @@ async function choose(
   signal: AbortSignal,
   done: (answer: ApproverAnswer, note: string) => ApproverAnswer,
   inputGone: () => boolean,
+  { isCancel, select, text }: Pick<Clack, 'isCancel' | 'select' | 'text'>,
 ): Promise<ApproverAnswer> {
   const common = { input: io.input, output: io.output, signal };
   const cancelled = () =>

@@ -1,6 +1,5 @@
 import type { Dirent } from 'node:fs';
 import * as path from 'node:path';
-import { glob } from 'tinyglobby';
 import { relativeInside } from './containment.js';
 import { FsError, refusal, type FsRefusal } from './fs-error.js';
 import type { FsToolDeps } from './fs-tool-deps.js';
@@ -70,6 +69,8 @@ export async function findMatchingFiles({ workspace, limits }: FsToolDeps, direc
 
   const ignore = ['.git', 'node_modules'].filter((name) => !pattern.includes(name)).map((name) => `**/${name}/**`);
   let matches: string[];
+  // Imported on the first search, not with the package: importing tools-fs must not pay for it (cold start).
+  const { glob } = await import('tinyglobby');
   try {
     matches = await glob(pattern, {
       cwd: directory.path,
