@@ -8,6 +8,7 @@ import { streamedAnswer } from './scripted-answer.js';
 
 // Every successful streamed fixture, cut at every line: before the finish event is whole, the call
 // fails as a retryable attempt (never a short answer); after it, the answer is the uncut one.
+// Dozens of calls per test: the timeout allows for a busy machine (about 1 s when idle).
 const STREAM_CASES = fixtureCases.filter((fixture) => isStreamCase(fixture) && fixture.status === 200);
 
 let server: LoopbackServer;
@@ -35,7 +36,7 @@ describe.each(STREAM_CASES.map((fixture) => [fixture.name, fixture] as const))('
   it.each([
     ['whole', undefined],
     ['slices seed 5', { seed: 5 }],
-  ] as const)('cut at every line (%s)', async (_label, slices) => {
+  ] as const)('cut at every line (%s)', { timeout: 30_000 }, async (_label, slices) => {
     server.script(fixtureResponse(fixture));
     const { model: reference } = recordingModel(server);
     const uncut = fixture.name === 'stream_cut_without_finish_or_done' ? undefined : await reference.complete({ messages: [{ role: 'user', content: 'Go.' }], tools: [] });
