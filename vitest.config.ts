@@ -54,6 +54,8 @@ export default defineConfig({
       project('session', 'packages/session'),
       project('dispatch-bullmq', 'packages/dispatch-bullmq'),
       project('mcp', 'packages/mcp'),
+      // The cold-import rule (docs/design.md), checked in child processes.
+      project('bench', 'bench', { include: ['test/**/*.test.ts'], typecheck: false }),
       // Each example is a package of its own; their tests sit in <example>/test/.
       project('examples', 'examples', { include: ['*/test/**/*.test.ts'], typecheck: false }),
     ],

@@ -1,7 +1,6 @@
 import { lstat, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { ToolCallError } from '@weir/core';
-import { glob } from 'tinyglobby';
 
 /** True when `path` is `root` or inside it (separator-aware: `/ws-other` is not inside `/ws`). */
 export function isInside(root: string, path: string): boolean {
@@ -64,7 +63,8 @@ export interface Masks {
  * resolves inside the sandbox's own view. A match under an already masked directory is dropped.
  */
 export async function hiddenMounts(root: string, hidden: readonly string[], hiddenAbsolute: readonly string[]): Promise<Masks> {
-  const candidates = hidden.length === 0 ? [] : await glob([...hidden], { cwd: root, dot: true, onlyFiles: false, followSymbolicLinks: false, absolute: true, expandDirectories: false });
+  // tinyglobby is imported by the first call that hides paths, not with the package (cold start).
+  const candidates = hidden.length === 0 ? [] : await (await import('tinyglobby')).glob([...hidden], { cwd: root, dot: true, onlyFiles: false, followSymbolicLinks: false, absolute: true, expandDirectories: false });
   const all = [...new Set([...candidates.map((path) => path.replace(/\/$/, '')), ...hiddenAbsolute])].sort();
   const masks: Masks = { directories: [], files: [] };
   for (const path of all) {

@@ -40,7 +40,7 @@ export interface PluginContext {
   readonly approval: { setResponder(responder: ApprovalResponder): Disposer };
   /** The seam for path confinement: one plugin provides it, every tool and policy reads it. */
   readonly sandbox: { provide(sandbox: Sandbox): Disposer; readonly current: Sandbox | undefined };
-  /** A pino child logger bound to `{ plugin: name }`. */
+  /** A child of the harness's logger (pino or compatible; silent by default) bound to `{ plugin: name }`. */
   readonly logger: Logger;
   /** Runs `cleanup` when the plugin unloads (awaited). The disposer cancels it. */
   onDispose(cleanup: () => void | Promise<void>): Disposer;

@@ -1,5 +1,4 @@
 import { pathToFileURL } from 'node:url';
-import { moduleResolve } from 'import-meta-resolve';
 import { isPlugin, type Plugin } from './define-plugin.js';
 import type { AsyncDisposer } from '../disposer.js';
 import { HarnessError } from '../harness-error.js';
@@ -37,6 +36,8 @@ function processConditions(): string[] {
 export async function importPlugin(packageName: string, options: ImportPluginOptions = {}): Promise<Plugin> {
   const parent = options.from === undefined ? pathToFileURL(`${process.cwd()}/`).href : toDirectoryURL(options.from);
   let url: string;
+  // import-meta-resolve is loaded by the first plugin import, not with core (cold start).
+  const { moduleResolve } = await import('import-meta-resolve');
   try {
     const conditions = new Set(options.conditions ?? ['node', 'import', ...processConditions()]);
     url = moduleResolve(packageName, new URL(parent), conditions).href;

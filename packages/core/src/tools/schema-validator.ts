@@ -1,7 +1,6 @@
 import { createRequire } from 'node:module';
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from '@standard-schema/spec';
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsImport from 'ajv-formats';
+import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { HarnessError } from '../harness-error.js';
 
 /** A JSON Schema document (draft-07 or 2020-12). */
@@ -25,18 +24,23 @@ export interface CompiledSchema {
 }
 
 const require = createRequire(import.meta.url);
-const draft07MetaSchema = require('ajv/dist/refs/json-schema-draft-07.json') as JsonSchema;
-// ajv-formats is CommonJS: under NodeNext its default import may arrive wrapped.
-const addFormats = ((addFormatsImport as unknown as { default?: unknown }).default ?? addFormatsImport) as (ajv: Ajv2020) => Ajv2020;
 
 /**
  * A shared Ajv: 2020-12 by default, draft-07 accepted through its meta-schema. `allErrors` so a
  * model learns every mistake in one round; `strict: false` so vendor keywords in published schemas
  * do not break registration (an invalid schema still throws).
+ *
+ * Ajv and ajv-formats are required here, on the first compilation, not when core is imported: they
+ * are most of core's import time, and a program that registers no JSON Schema never needs them.
+ * They are CommonJS, so `require` keeps registration synchronous (INVALID_SCHEMA still throws there).
  */
 function createAjv(): Ajv2020 {
-  const ajv = new Ajv2020({ allErrors: true, strict: false });
-  ajv.addMetaSchema(draft07MetaSchema);
+  const { Ajv2020: Ajv } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
+  // ajv-formats' CommonJS export may arrive wrapped in `default`.
+  const formats = require('ajv-formats') as { default?: (ajv: Ajv2020) => Ajv2020 } & ((ajv: Ajv2020) => Ajv2020);
+  const addFormats = formats.default ?? formats;
+  const ajv = new Ajv({ allErrors: true, strict: false });
+  ajv.addMetaSchema(require('ajv/dist/refs/json-schema-draft-07.json') as JsonSchema);
   addFormats(ajv);
   return ajv;
 }
@@ -55,13 +59,13 @@ interface AjvGeneration {
   compilations: number;
 }
 
-let generation: AjvGeneration = { ajv: createAjv(), bySource: new Map(), compilations: 0 };
+let generation: AjvGeneration | undefined;
 
 function compileWithAjv(schema: JsonSchema): ValidateFunction {
   const source = JSON.stringify(schema);
-  const cached = generation.bySource.get(source);
+  const cached = generation?.bySource.get(source);
   if (cached) return cached;
-  if (generation.compilations >= COMPILATIONS_PER_AJV) generation = { ajv: createAjv(), bySource: new Map(), compilations: 0 };
+  if (generation === undefined || generation.compilations >= COMPILATIONS_PER_AJV) generation = { ajv: createAjv(), bySource: new Map(), compilations: 0 };
   const { ajv } = generation;
   // A schema with an $id replaces an earlier one of the same $id (a tool changed between reloads).
   if (typeof schema.$id === 'string' && ajv.getSchema(schema.$id)) ajv.removeSchema(schema.$id);
