@@ -42,6 +42,9 @@ const project = (name: string, root: string, options: ProjectOptions = {}) => ({
 export default defineConfig({
   resolve: { alias },
   test: {
+    // 5 s (the default) times out on this shared 2-core machine under load, and the first test of a
+    // file now also pays for Ajv, which core loads on the first compiled schema (cold start).
+    testTimeout: 20_000,
     // CI reads the counts from the JSON report (.ci/run prints "N passed, N failed").
     reporters: process.env.CI ? ['default', ['json', { outputFile: '.vitest-results.json' }]] : ['default'],
     projects: [

@@ -40,7 +40,9 @@ describe('idle timeout', () => {
     expect(isOpenAIError(outcome.error, 'IDLE_TIMEOUT')).toBe(true);
     expect((outcome.error as { retryable: boolean }).retryable).toBe(true);
     expect(performance.now() - started).toBeLessThan(350);
-    await server.requests[0]!.closed;
+    // On a busy machine the 100 ms idle timer can fire before the request reaches the server;
+    // when it did reach it, the abandoned connection must be closed.
+    if (server.requests[0] !== undefined) await server.requests[0].closed;
   });
 
   it('does not count the consumer\'s own time as server silence', async () => {
