@@ -2,12 +2,25 @@ export { createHarness, DEFAULT_TOOL_TIMEOUT_MS } from './harness.js';
 export type { Harness, HarnessOptions, ExecuteOptions, ExecuteManyOptions } from './harness.js';
 
 export { defineTool } from './tools/define-tool.js';
-export type { ToolDefinition, ToolExecution, ToolExample, ToolOutput, ToolParameters, ToolRetryPolicy, ToolTier } from './tools/define-tool.js';
+export type {
+  FileAccess,
+  FileAccessVerdict,
+  FileAction,
+  ToolDefinition,
+  ToolExecution,
+  ToolExample,
+  ToolFiles,
+  ToolOutput,
+  ToolParameters,
+  ToolPathArgument,
+  ToolRetryPolicy,
+  ToolTier,
+} from './tools/define-tool.js';
 export type { InferJsonSchema, InferParameters } from './tools/infer-schema.js';
 export type { JsonSchema, StandardJsonSchema } from './tools/schema-validator.js';
 
 export { ToolRegistry } from './tools/tool-registry.js';
-export type { RegisteredTool, ToolSchema } from './tools/tool-registry.js';
+export type { RegisteredTool, RegisteredToolFiles, RegisterOptions, ToolSchema, ToolSource } from './tools/tool-registry.js';
 
 export { ToolCallError } from './tools/tool-result.js';
 export type { ToolError, ToolErrorCode, ToolFailure, ToolResult, ToolSuccess } from './tools/tool-result.js';

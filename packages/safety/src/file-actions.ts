@@ -1,5 +1,6 @@
-/** What a tool does to the files its path arguments name, as a tool declares it. */
-export type FileAction = 'read' | 'list' | 'write' | 'edit' | 'delete';
+import type { FileAction } from '@weir/core';
+
+export type { FileAction };
 
 /** The actions, in the order a person reads them. */
 export const FILE_ACTIONS: readonly FileAction[] = Object.freeze(['read', 'list', 'write', 'edit', 'delete']);

@@ -2,7 +2,6 @@ import { argumentsHash, definePlugin, HarnessError, type Guard, type GuardVerdic
 import type { Approver } from './approver.js';
 import { DecisionLedger, type DecisionKey } from './decision-ledger.js';
 import { evaluatePolicy, type Policy, type PolicyEvaluation } from './evaluate-policy.js';
-import { FILE_ACCESS_PROPERTY } from './file-access.js';
 import { resolvePathArguments } from './path-arguments.js';
 import { physicalPathCheck } from './physical-path-check.js';
 import { extensionKeyNames, extensionKeysReady } from './rule-keys.js';
@@ -132,7 +131,7 @@ export function safety(options: SafetyOptions = {}): SafetyPlugin {
         const hash = argumentsHash(args);
         const evaluation = ledger.get({ callId: exec.callId, toolName: exec.toolName, argumentsHash: hash });
         const fileAccess = physicalPathCheck(policy, { subject: evaluation?.subject, argumentsHash: hash, root: sandbox.root, evaluation });
-        return dispatch(args, { ...exec, [FILE_ACCESS_PROPERTY]: fileAccess } as typeof exec);
+        return dispatch(args, { ...exec, fileAccess });
       });
       // A final result ends the call: its decision is not needed any more.
       ctx.hooks.result.tap((_result, context) => ledger.forgetCall(context.callId));

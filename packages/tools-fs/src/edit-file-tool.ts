@@ -23,6 +23,7 @@ export function editFileTool(deps: FsToolDeps) {
       'Replace exact text in an existing UTF-8 file inside the workspace. old_string must match the file exactly (whitespace and line endings included) ' +
       'and occur exactly once, unless replace_all is true, which replaces every occurrence. Reports how many were replaced. Read the file first.',
     tier: 'write',
+    files: { action: 'edit', paths: ['path'] },
     parameters: {
       type: 'object',
       properties: {

@@ -2,22 +2,13 @@ import type { ToolExecution } from '@weir/core';
 import { FsError } from './fs-error.js';
 
 /**
- * What a policy plugin (`@weir/safety`) puts on `exec.fileAccess`: the rules again, on the
- * canonical path a body is about to open, relative to the root (`.` for the root). Structural on
- * purpose: tools-fs depends on core only.
+ * The reason the policy refuses `relativePath` (canonical, relative to the root, `.` for the
+ * root), or `undefined` when it may be opened or no policy plugin provides `exec.fileAccess`
+ * (`@weir/safety` does: its rules checked again on the path the body opens). A check that throws
+ * refuses.
  */
-interface FileAccess {
-  check(relativePath: string): { readonly allowed: boolean; readonly reason?: string };
-}
-
-function fileAccessOf(exec: ToolExecution): FileAccess | undefined {
-  const access = (exec as ToolExecution & { readonly fileAccess?: unknown }).fileAccess;
-  return typeof access === 'object' && access !== null && typeof (access as FileAccess).check === 'function' ? (access as FileAccess) : undefined;
-}
-
-/** The reason the policy refuses `relativePath`, or `undefined` when it may be opened (or no policy asks). A check that throws refuses. */
 export function fileAccessRefusal(exec: ToolExecution, relativePath: string): string | undefined {
-  const access = fileAccessOf(exec);
+  const access = exec.fileAccess;
   if (access === undefined) return undefined;
   try {
     const verdict = access.check(relativePath);

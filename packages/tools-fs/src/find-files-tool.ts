@@ -23,6 +23,7 @@ export function findFilesTool(deps: FsToolDeps) {
       'Find files inside the workspace by glob pattern ("**/*.ts", "src/**/test_*.py", "*.{json,yaml}"). ' +
       `Returns paths relative to the workspace root, sorted, at most ${limits.maxEntries}. Symbolic links are not followed; .git and node_modules are skipped unless the pattern names them.`,
     tier: 'read-only',
+    files: { action: 'list', paths: [{ argument: 'path', kind: 'directory', default: '.' }] },
     parameters: {
       type: 'object',
       properties: {

@@ -40,6 +40,7 @@ export function listDirTool({ workspace, limits }: FsToolDeps) {
       '"name -> target" for symbolic links (never followed). depth > 1 lists subdirectories too (.git and node_modules are not expanded). ' +
       `At most ${limits.maxEntries} entries.`,
     tier: 'read-only',
+    files: { action: 'list', paths: [{ argument: 'path', kind: 'directory', default: '.' }] },
     parameters: {
       type: 'object',
       properties: {

@@ -29,6 +29,7 @@ export function readFileTool({ workspace, limits }: FsToolDeps) {
       `Files over ${limits.maxReadBytes} bytes must be read in parts: pass offset (first line, 1-based) and limit (number of lines). ` +
       `Binary files are refused.`,
     tier: 'read-only',
+    files: { action: 'read', paths: ['path'] },
     parameters: {
       type: 'object',
       properties: {

@@ -36,6 +36,7 @@ export function searchFilesTool(deps: FsToolDeps) {
       `Returns "path:line: text" for at most ${limits.maxEntries} matching lines. Binary files and files over ${limits.maxSearchFileBytes} bytes are skipped. ` +
       'Narrow the files with glob (e.g. "**/*.ts") and path.',
     tier: 'read-only',
+    files: { action: 'read', paths: [{ argument: 'path', kind: 'any', default: '.' }] },
     parameters: {
       type: 'object',
       properties: {

@@ -23,6 +23,7 @@ export function writeFileTool(deps: FsToolDeps) {
       'Create a file inside the workspace, or replace its whole content, with UTF-8 text. Missing parent directories are created. ' +
       'The write is atomic: readers see the old or the new content, never a mix. To change part of an existing file, prefer edit_file.',
     tier: 'write',
+    files: { action: 'write', paths: ['path'] },
     parameters: {
       type: 'object',
       properties: {

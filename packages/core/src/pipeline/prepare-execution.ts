@@ -38,7 +38,7 @@ export async function prepareExecution(
   if (preparation.status !== 'ready' || runtime.guards.size === 0) return preparation;
 
   const { guards, approval, approvalTimeoutMs } = runtime;
-  const guardCall = { callId: context.callId, toolName: context.toolName, tier: tool.tier, arguments: preparation.arguments };
+  const guardCall = { callId: context.callId, toolName: context.toolName, tier: tool.tier, arguments: preparation.arguments, files: tool.files, source: tool.source };
   const verdict = await guards.evaluate(guardCall, { signal: context.signal, sandbox: context.sandbox, logger: context.logger });
   if (verdict.decision === 'allow') return preparation;
   if (verdict.decision === 'deny') {

@@ -1,6 +1,7 @@
 import type { ApprovalResponder } from '../policy/approval.js';
 import type { Disposer } from '../disposer.js';
 import type { ToolDefinition } from '../tools/define-tool.js';
+import type { RegisterOptions } from '../tools/tool-registry.js';
 import type { Guard } from '../policy/guards.js';
 import { HarnessError } from '../harness-error.js';
 import type { HarnessHooks } from './hooks.js';
@@ -34,7 +35,11 @@ export type PluginHooks = { readonly [K in keyof HarnessHooks]: PluginHook<Harne
  */
 export interface PluginContext {
   readonly name: string;
-  readonly tools: { register(tool: ToolDefinition): Disposer };
+  /**
+   * `register(tool, { server })`: the registry records the plugin as the tool's source, and for a
+   * tool the plugin brought from elsewhere (an MCP server), the server's name.
+   */
+  readonly tools: { register(tool: ToolDefinition, options?: RegisterOptions): Disposer };
   readonly hooks: PluginHooks;
   readonly guards: { add(guard: Guard): Disposer; add(name: string, guard: Guard): Disposer };
   readonly approval: { setResponder(responder: ApprovalResponder): Disposer };

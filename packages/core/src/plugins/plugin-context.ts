@@ -62,9 +62,11 @@ export function createPluginContext(runtime: HarnessRuntime, registrations: Plug
   return Object.freeze({
     name: owner,
     tools: Object.freeze({
-      register: (tool: Parameters<PluginContext['tools']['register']>[0]) => {
+      register: (tool: Parameters<PluginContext['tools']['register']>[0], options?: Parameters<PluginContext['tools']['register']>[1]) => {
         registrations.assertOpen();
-        return registrations.record(runtime.tools.register(tool));
+        // The plugin is always the one registering: a `plugin` key in options cannot claim another.
+        const server = typeof options === 'object' && options !== null ? options.server : options;
+        return registrations.record(runtime.tools.register(tool, { server: server as string | undefined, plugin: owner }));
       },
     }),
     hooks: Object.freeze(hooks),

@@ -1,6 +1,7 @@
 import type { ToolArguments } from '../tools/call-context.js';
 import { createDisposer, type Disposer } from '../disposer.js';
 import type { ToolTier } from '../tools/define-tool.js';
+import type { RegisteredToolFiles, ToolSource } from '../tools/tool-registry.js';
 import { HarnessError } from '../harness-error.js';
 import { HookFailure } from '../plugins/hook-failure.js';
 import type { Logger } from '../logger.js';
@@ -20,6 +21,10 @@ export interface GuardCall {
   readonly toolName: string;
   readonly tier: ToolTier;
   readonly arguments: ToolArguments;
+  /** What the tool declares about files (its action and path arguments); `undefined` when nothing. */
+  readonly files: RegisteredToolFiles | undefined;
+  /** Where the tool comes from: the plugin, and the server for a tool brought from elsewhere. */
+  readonly source: ToolSource;
 }
 
 export interface GuardContext {

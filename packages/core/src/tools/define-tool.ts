@@ -6,6 +6,52 @@ import type { Sandbox } from '../policy/sandbox.js';
 /** What safety policies key on: `read-only` observes, `write` changes files, `dangerous` may do anything. */
 export type ToolTier = 'read-only' | 'write' | 'dangerous';
 
+/**
+ * What a tool does to the files its path arguments name, for policies that judge a call without
+ * knowing the tool: `read` (reads content), `list` (reads names), `write` (creates or replaces a
+ * whole file), `edit` (changes part of an existing file), `delete`.
+ */
+export type FileAction = 'read' | 'list' | 'write' | 'edit' | 'delete';
+
+/** One path argument of a tool, as it declares it. */
+export interface ToolPathArgument {
+  /**
+   * Where the path sits in the arguments: `path`, `file_path`, a nested place (`options.target`),
+   * an array (`paths[]`), objects in an array (`edits[].file_path`).
+   */
+  readonly argument: string;
+  /** What the path names; default `'file'`. `'any'`: a file or a directory (a search's root). */
+  readonly kind?: 'file' | 'directory' | 'any';
+  /** What the tool uses when the argument is omitted (`'.'`: the whole workspace). */
+  readonly default?: string;
+}
+
+/**
+ * What a tool declares about files: its action and which arguments are paths. A string in `paths`
+ * is `{ argument: string }`.
+ *
+ * @example { action: 'read', paths: ['path'] }
+ * @example { action: 'list', paths: [{ argument: 'path', kind: 'directory', default: '.' }] }
+ */
+export interface ToolFiles {
+  readonly action: FileAction;
+  readonly paths: readonly (string | ToolPathArgument)[];
+}
+
+/**
+ * The seam between a policy and a tool body that opens paths itself: before the body reads, lists
+ * or writes a physical path, it asks `check` with the canonical path it is about to open, relative
+ * to the sandbox root (`.` for the root). A refusal means: do not touch it (a reading tool walking a
+ * directory leaves the entry out; a tool named on that path fails). A policy plugin (`@weir/safety`)
+ * sets it through an execute-stage wrapper; without one it is absent, and there is nothing to ask.
+ */
+export interface FileAccess {
+  check(relativePath: string): FileAccessVerdict;
+}
+
+/** `allowed: false` carries the reason, written for the model. */
+export type FileAccessVerdict = { readonly allowed: true } | { readonly allowed: false; readonly reason: string };
+
 /** What a tool body receives besides its arguments. */
 export interface ToolExecution {
   /** Aborts on the caller's signal, the turn's signal and the call's timeout. Bodies should honour it. */
@@ -17,6 +63,8 @@ export interface ToolExecution {
   readonly logger: Logger;
   /** The workspace confinement a plugin provided (tools-fs does), if any. */
   readonly sandbox: Sandbox | undefined;
+  /** The policy's check of the physical paths the body opens, when a policy plugin provides one. */
+  readonly fileAccess?: FileAccess;
 }
 
 /** Retry policy for the body. Declare it only where running the body twice is safe. */
@@ -57,6 +105,8 @@ export interface ToolDefinition<Args = any, Value = any> {
   readonly execute: (args: Args, exec: ToolExecution) => Value | Promise<Value>;
   /** Default `'dangerous'`: a tool that does not say what it does is not trusted. */
   readonly tier?: ToolTier;
+  /** The file action the tool performs and which arguments are paths, for policies (path rules, action rules). */
+  readonly files?: ToolFiles;
   readonly output?: ToolOutput<Value>;
   /** The tool's own transform of its model-visible content, before the finalizeContent taps. */
   readonly finalizeContent?: (content: string) => string;

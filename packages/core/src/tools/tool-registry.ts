@@ -1,10 +1,14 @@
 import { createDisposer, type Disposer } from '../disposer.js';
-import type { ToolDefinition, ToolRetryPolicy, ToolTier } from './define-tool.js';
+import type { FileAction, ToolDefinition, ToolFiles, ToolPathArgument, ToolRetryPolicy, ToolTier } from './define-tool.js';
 import { HarnessError } from '../harness-error.js';
 import { compileSchema, type CompiledSchema, type JsonSchema } from './schema-validator.js';
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 const TIERS: ReadonlySet<string> = new Set<ToolTier>(['read-only', 'write', 'dangerous']);
+const FILE_ACTIONS: ReadonlySet<string> = new Set<FileAction>(['read', 'list', 'write', 'edit', 'delete']);
+const PATH_KINDS: ReadonlySet<string> = new Set(['file', 'directory', 'any']);
+const PATH_POINTER = /^[^.[\]]+(\[\])?(\.[^.[\]]+(\[\])?)*$/;
+const PATH_ARGUMENT_KEYS: ReadonlySet<string> = new Set(['argument', 'kind', 'default']);
 
 /** The model view of a tool: no `execute`, nothing the model should not see. */
 export interface ToolSchema {
@@ -13,9 +17,35 @@ export interface ToolSchema {
   readonly parameters: JsonSchema;
 }
 
+/**
+ * Where a registered tool comes from: the plugin that registered it (`undefined` when registered
+ * on the harness directly), and for a tool a plugin brought from elsewhere (an MCP server, a remote
+ * registry), the server's name. Policies key on it (`{ ask: { server: 'github' } }`).
+ */
+export interface ToolSource {
+  readonly plugin: string | undefined;
+  readonly server: string | undefined;
+}
+
+/** What `register` may say about where a tool comes from. */
+export interface RegisterOptions {
+  /** The server a plugin brought the tool from (an MCP server's name). */
+  readonly server?: string;
+}
+
+/** `ToolFiles` with every path argument in its object form. */
+export interface RegisteredToolFiles {
+  readonly action: FileAction;
+  readonly paths: readonly ToolPathArgument[];
+}
+
 /** The execution view: the definition plus what registration compiled, once. */
-export interface RegisteredTool extends ToolDefinition {
+export interface RegisteredTool extends Omit<ToolDefinition, 'files'> {
   readonly tier: ToolTier;
+  /** What the tool declares about files, normalised; `undefined` when it declares nothing. */
+  readonly files: RegisteredToolFiles | undefined;
+  /** Where the tool comes from. */
+  readonly source: ToolSource;
   /** The JSON Schema of the arguments, as the model sees it. */
   readonly jsonSchema: JsonSchema;
   readonly arguments: CompiledSchema;
@@ -37,12 +67,12 @@ export class ToolRegistry {
    * Compiles and adds `tool`. Throws `INVALID_TOOL`, `INVALID_TOOL_NAME`, `INVALID_SCHEMA` or
    * `DUPLICATE_TOOL`. The returned disposer removes exactly this registration.
    */
-  register(tool: ToolDefinition): Disposer {
+  register(tool: ToolDefinition, options: RegisterOptions & { readonly plugin?: string } = {}): Disposer {
     const name: unknown = (tool as { name?: unknown } | null)?.name;
     if (typeof name === 'string' && this.#tools.has(name)) {
       throw new HarnessError('DUPLICATE_TOOL', `A tool named "${name}" is already registered. Tool names must be unique in a registry.`);
     }
-    const registered = compileTool(tool);
+    const registered = compileTool(tool, sourceOf(options, tool));
     this.#tools.set(registered.name, registered);
     this.#schemas = undefined;
     return createDisposer(() => {
@@ -81,7 +111,7 @@ export class ToolRegistry {
   }
 }
 
-function compileTool(tool: ToolDefinition): RegisteredTool {
+function compileTool(tool: ToolDefinition, source: ToolSource): RegisteredTool {
   if (typeof tool !== 'object' || tool === null) {
     throw new HarnessError('INVALID_TOOL', `A tool must be an object made with defineTool, got ${tool === null ? 'null' : typeof tool}.`);
   }
@@ -105,9 +135,12 @@ function compileTool(tool: ToolDefinition): RegisteredTool {
   const args = compileSchema(tool.parameters, `${owner} parameters`, { requireObject: true });
   const outputSchema =
     tool.output?.schema === undefined ? undefined : compileSchema(tool.output.schema, `${owner} output.schema`, { requireObject: false });
+  const files = normaliseFiles(tool.files, owner);
   return Object.freeze({
     ...tool,
     tier: tool.tier ?? 'dangerous',
+    files,
+    source,
     jsonSchema: args.jsonSchema,
     arguments: args,
     outputSchema,
@@ -123,4 +156,47 @@ function normaliseRetry(retry: ToolDefinition['retry'], owner: string): ToolRetr
     throw new HarnessError('INVALID_TOOL', `${owner}: retry.retries must be a non-negative integer, got ${String(policy.retries)}.`);
   }
   return policy.retries === 0 ? undefined : policy;
+}
+
+function sourceOf(options: RegisterOptions & { readonly plugin?: string }, tool: ToolDefinition): ToolSource {
+  const owner = `tool "${String((tool as { name?: unknown } | null)?.name)}"`;
+  if (typeof options !== 'object' || options === null) throw new HarnessError('INVALID_TOOL', `${owner}: register options must be an object like { server: 'github' }.`);
+  const { plugin, server } = options;
+  if (server !== undefined && (typeof server !== 'string' || server.trim() === '')) {
+    throw new HarnessError('INVALID_TOOL', `${owner}: the server it comes from must be a non-empty name, got ${JSON.stringify(server)}.`);
+  }
+  return Object.freeze({ plugin, server });
+}
+
+/**
+ * Checks what a tool declares about files at registration, so a policy never meets a malformed
+ * declaration at call time: a known action, and path arguments named like `path`, `options.target`,
+ * `paths[]` or `edits[].file_path`, each with a known kind and a string default.
+ */
+function normaliseFiles(files: ToolFiles | undefined, owner: string): RegisteredToolFiles | undefined {
+  if (files === undefined) return undefined;
+  const where = `${owner}: files`;
+  if (typeof files !== 'object' || files === null) throw new HarnessError('INVALID_TOOL', `${where} must be an object like { action: 'read', paths: ['path'] }.`);
+  for (const key of Object.keys(files)) {
+    if (key !== 'action' && key !== 'paths') throw new HarnessError('INVALID_TOOL', `${where} has unknown key ${JSON.stringify(key)}; expected action and paths.`);
+  }
+  if (!FILE_ACTIONS.has(files.action)) {
+    throw new HarnessError('INVALID_TOOL', `${where}.action must be one of ${[...FILE_ACTIONS].map((name) => JSON.stringify(name)).join(', ')}, got ${JSON.stringify(files.action)}.`);
+  }
+  if (!Array.isArray(files.paths)) throw new HarnessError('INVALID_TOOL', `${where}.paths must be an array of argument names, got ${JSON.stringify(files.paths)}.`);
+  const paths = files.paths.map((entry, index): ToolPathArgument => {
+    const at = `${where}.paths[${index}]`;
+    const spec: ToolPathArgument = typeof entry === 'string' ? { argument: entry } : entry;
+    if (typeof spec !== 'object' || spec === null) throw new HarnessError('INVALID_TOOL', `${at} must be an argument name or { argument, kind?, default? }.`);
+    for (const key of Object.keys(spec)) {
+      if (!PATH_ARGUMENT_KEYS.has(key)) throw new HarnessError('INVALID_TOOL', `${at} has unknown key ${JSON.stringify(key)}; expected argument, kind, default.`);
+    }
+    if (typeof spec.argument !== 'string' || !PATH_POINTER.test(spec.argument)) {
+      throw new HarnessError('INVALID_TOOL', `${at}.argument must name an argument like "path", "options.target", "paths[]" or "edits[].file_path", got ${JSON.stringify(spec.argument)}.`);
+    }
+    if (spec.kind !== undefined && !PATH_KINDS.has(spec.kind)) throw new HarnessError('INVALID_TOOL', `${at}.kind must be "file", "directory" or "any", got ${JSON.stringify(spec.kind)}.`);
+    if (spec.default !== undefined && typeof spec.default !== 'string') throw new HarnessError('INVALID_TOOL', `${at}.default must be a string, got ${JSON.stringify(spec.default)}.`);
+    return Object.freeze({ ...spec });
+  });
+  return Object.freeze({ action: files.action, paths: Object.freeze(paths) });
 }
