@@ -1,6 +1,7 @@
 import { agentStepBench, printAgentStepComparison } from './agent-step-bench.js';
 import { coldStartBench } from './cold-start-bench.js';
 import { hotReloadBench } from './hot-reload-bench.js';
+import { mcpBench } from './mcp-bench.js';
 import { formatPeerTable, measurePeers } from './peers/measure-peers.js';
 import { pipelineBench } from './pipeline-bench.js';
 import { printScaleOut, scaleOutBench } from './scale-out/scale-out-bench.js';
@@ -8,11 +9,16 @@ import { shellBench } from './shell-bench.js';
 
 // `pnpm bench -- --quick`: every part shortened, rough figures, to check the benchmarks run.
 const quick = process.argv.includes('--quick');
-// `pnpm bench -- --only=scale-out`: one section alone.
+// `pnpm bench -- --only=scale-out` or `--only=mcp`: one section alone.
 const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
 if (only === 'scale-out') {
   console.log(`weir benchmarks (scale-out only) - Node ${process.version}, ${process.platform}/${process.arch}`);
   await runScaleOut();
+  process.exit(0);
+}
+if (only === 'mcp') {
+  console.log(`weir benchmarks (mcp only) - Node ${process.version}, ${process.platform}/${process.arch}`);
+  await mcpBench({ quick });
   process.exit(0);
 }
 
@@ -34,6 +40,7 @@ printAgentStepComparison(agentStep, peers);
 coldStartBench({ quick });
 
 await runScaleOut();
+await mcpBench({ quick });
 
 async function runScaleOut(): Promise<void> {
   console.log('\nscale-out: echo through BullMQ on a local redis-server, worker processes on this machine');

@@ -15,7 +15,7 @@ suite() { PATH="$node24:$PATH" "$dir/node_modules/.bin/conformance" "$@"; }
 tsx="$here/../../node_modules/.bin/tsx"
 cd "$here"
 
-server_scenarios=(tools-list tools-call-simple-text tools-call-image tools-call-audio tools-call-embedded-resource tools-call-mixed-content tools-call-with-logging tools-call-error tools-call-with-progress tools-call-elicitation json-schema-2020-12 dns-rebinding-protection server-initialize ping)
+server_scenarios=(server-initialize ping logging-set-level server-sse-multiple-streams tools-list tools-call-simple-text tools-call-image tools-call-audio tools-call-embedded-resource tools-call-mixed-content tools-call-with-logging tools-call-error tools-call-with-progress tools-call-elicitation json-schema-2020-12 dns-rebinding-protection)
 client_scenarios=(initialize tools_call sse-retry)
 status=0
 

@@ -128,8 +128,11 @@ export class StdioProcessTransport implements Transport {
   send(message: JSONRPCMessage): Promise<void> {
     const stdin = this.#child?.stdin;
     if (!stdin || stdin.destroyed || this.#exit !== undefined) return Promise.reject(new Error('Not connected: the server process is not running.'));
-    return new Promise((resolve, reject) => {
-      stdin.write(this.framing.serializeMessage(message), (error) => (error ? reject(error) : resolve()));
+    // Resolved once the pipe took the message (or drained), not when it was flushed: waiting for
+    // the write callback costs a turn of the event loop per message.
+    return new Promise((resolve) => {
+      if (stdin.write(this.framing.serializeMessage(message))) resolve();
+      else stdin.once('drain', resolve);
     });
   }
 
