@@ -16,4 +16,6 @@ export interface HarnessRuntime {
   readonly defaultTimeoutMs: number;
   readonly approvalTimeoutMs: number;
   readonly maxContentChars: number;
+  /** Spacing of one call's delivered progress reports, in milliseconds. */
+  readonly progressIntervalMs: number;
 }

@@ -3,6 +3,7 @@ import type { ToolCall } from './tools/call-context.js';
 import type { Plugin } from './plugins/define-plugin.js';
 import type { AsyncDisposer } from './disposer.js';
 import { announceResult, tellJournal } from './pipeline/announce-result.js';
+import { DEFAULT_PROGRESS_INTERVAL_MS } from './pipeline/progress-channel.js';
 import { runToolCall } from './pipeline/run-tool-call.js';
 import { DEFAULT_TOOL_CONCURRENCY, runToolCalls } from './pipeline/run-tool-calls.js';
 import { GuardList } from './policy/guards.js';
@@ -16,7 +17,7 @@ import type { ExecuteManyOptions, ExecuteOptions } from './pipeline/execute-opti
 import { ToolRegistry } from './tools/tool-registry.js';
 import type { ToolResult } from './tools/tool-result.js';
 
-export type { ExecuteManyOptions, ExecuteOptions } from './pipeline/execute-options.js';
+export type { ExecuteManyOptions, ExecuteOptions, ProgressListener } from './pipeline/execute-options.js';
 
 /** Default per-call deadline for a tool that does not set `timeoutMs`. */
 export const DEFAULT_TOOL_TIMEOUT_MS = 120_000;
@@ -30,6 +31,8 @@ export interface HarnessOptions {
   readonly approvalTimeoutMs?: number;
   /** Cap on one result's model-visible content, in characters. Default 100 000. */
   readonly maxContentChars?: number;
+  /** Least spacing of one call's delivered progress reports; a burst is thinned to it. Default 100 ms; 0 delivers every report. */
+  readonly progressIntervalMs?: number;
 }
 
 export interface Harness extends AsyncDisposable {
@@ -71,6 +74,7 @@ export function createHarness(options: HarnessOptions = {}): Harness {
     defaultTimeoutMs: positive(options.defaultTimeoutMs, 'defaultTimeoutMs') ?? DEFAULT_TOOL_TIMEOUT_MS,
     approvalTimeoutMs: positive(options.approvalTimeoutMs, 'approvalTimeoutMs') ?? DEFAULT_APPROVAL_TIMEOUT_MS,
     maxContentChars: positive(options.maxContentChars, 'maxContentChars') ?? DEFAULT_MAX_CONTENT_CHARS,
+    progressIntervalMs: nonNegative(options.progressIntervalMs, 'progressIntervalMs') ?? DEFAULT_PROGRESS_INTERVAL_MS,
   };
   const host = new PluginHost(runtime);
 
@@ -93,6 +97,12 @@ export function createHarness(options: HarnessOptions = {}): Harness {
   });
   runtimes.set(harness, runtime);
   return harness;
+}
+
+function nonNegative(value: number | undefined, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'number' || !(value >= 0) || !Number.isFinite(value)) throw new TypeError(`createHarness: ${name} must be a finite number >= 0, got ${String(value)}.`);
+  return value;
 }
 
 function positive(value: number | undefined, name: string): number | undefined {

@@ -1,11 +1,12 @@
 import type { ModelResponse, ModelToolCall } from './model.js';
+import type { ToolProgress } from '../tools/tool-progress.js';
 import type { ToolResult } from '../tools/tool-result.js';
 import type { TurnResult } from './turn-result.js';
 
 /**
  * What a turn tells a UI, in order: `turn-start`, then per step `model-call-start`, any
  * `text-delta`s (only when the model streams), `model-call-end`, one `tool-start` per call handed
- * to the pipeline, one `tool-result` per call in call order once the step's batch has settled, and
+ * to the pipeline, any `tool-progress` while they run, one `tool-result` per call in call order once the step's batch has settled, and
  * finally `turn-end`. A turn that rejects (the model call or the session failed) ends without
  * `turn-end`. The calls `agent.resume()` runs before its first model call are step 0.
  */
@@ -16,6 +17,8 @@ export type AgentEvent =
   | { readonly type: 'text-delta'; readonly step: number; readonly text: string }
   | { readonly type: 'model-call-end'; readonly step: number; readonly response: ModelResponse }
   | { readonly type: 'tool-start'; readonly step: number; readonly call: ModelToolCall }
+  /** A running call's `exec.progress` report, as it happens (throttled), always before the call's `tool-result`. */
+  | { readonly type: 'tool-progress'; readonly step: number; readonly callId: string; readonly toolName: string; readonly update: ToolProgress }
   | { readonly type: 'tool-result'; readonly step: number; readonly call: ModelToolCall; readonly result: ToolResult }
   | { readonly type: 'turn-end'; readonly result: TurnResult };
 

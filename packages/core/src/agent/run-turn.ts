@@ -1,4 +1,4 @@
-import type { ExecuteManyOptions, Harness } from '../harness.js';
+import type { ExecuteManyOptions, Harness, ProgressListener } from '../harness.js';
 import { HarnessError, isHarnessError } from '../harness-error.js';
 import type { AssistantMessage, LanguageModel, Message, ModelResponse, ModelToolCall, Usage } from './model.js';
 import type { ToolResult } from '../tools/tool-result.js';
@@ -149,8 +149,10 @@ async function think(context: TurnContext, index: number): Promise<ModelResponse
 /** Phase 2: the answer's calls through the six stages, bounded concurrency, results in call order. */
 function act(context: TurnContext, index: number, calls: readonly ModelToolCall[], options: ExecuteManyOptions): Promise<readonly ToolResult[]> {
   const { emit } = context;
-  if (emit !== undefined) for (const call of calls) emit({ type: 'tool-start', step: index, call });
-  return context.harness.executeToolCalls(calls, options);
+  if (emit === undefined) return context.harness.executeToolCalls(calls, options);
+  for (const call of calls) emit({ type: 'tool-start', step: index, call });
+  const onProgress: ProgressListener = (update, call) => emit({ type: 'tool-progress', step: index, callId: call.callId, toolName: call.toolName, update });
+  return context.harness.executeToolCalls(calls, { ...options, onProgress });
 }
 
 /** Phase 3: every result back into the history, errors included, so the model reads them and adapts. */

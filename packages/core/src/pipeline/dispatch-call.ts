@@ -7,6 +7,8 @@ import { runWithDeadline } from './run-with-deadline.js';
 import type { Dispatch } from './stage-values.js';
 import { failureResult, ToolCallError, type ToolFailure } from '../tools/tool-result.js';
 import { withRetry } from './with-retry.js';
+import { ProgressChannel, UNOBSERVED_PROGRESS } from './progress-channel.js';
+import type { ToolProgress } from '../tools/tool-progress.js';
 
 const MAX_ERROR_MESSAGE_CHARS = 2_000;
 
@@ -29,16 +31,51 @@ export async function dispatchCall(
   if (hasTaps(runtime.hooks.execute)) dispatch = (await runtime.hooks.execute.promise(dispatch, context)) as Dispatch;
 
   const timeoutMs = tool.timeoutMs ?? runtime.defaultTimeoutMs;
-  const exec = { callId: context.callId, toolName: context.toolName, attempt: 1, logger: context.logger, sandbox: context.sandbox };
-  const outcome = await runWithDeadline(dispatch, args, exec, { timeoutMs, signal: context.signal, logger: context.logger });
+  const idleTimeoutMs = tool.idleTimeoutMs;
+  // A channel only when someone listens: the progress hook, the run's listener, or an idle deadline.
+  const deliver = progressDelivery(runtime, context);
+  const progress = deliver === undefined && idleTimeoutMs === undefined ? undefined : new ProgressChannel(deliver, runtime.progressIntervalMs);
+  const exec = {
+    callId: context.callId,
+    toolName: context.toolName,
+    attempt: 1,
+    logger: context.logger,
+    sandbox: context.sandbox,
+    progress: progress === undefined ? UNOBSERVED_PROGRESS : progress.report,
+  };
+  let outcome;
+  try {
+    outcome = await runWithDeadline(dispatch, args, exec, { timeoutMs, idleTimeoutMs, progress, signal: context.signal, logger: context.logger });
+  } finally {
+    progress?.close();
+  }
   if (outcome.ok) return outcome;
   if (outcome.reason === 'timeout') {
     return fail(context, 'TIMEOUT', `${context.toolName} did not finish within ${timeoutMs} ms and was stopped. Try a smaller request, or another approach.`);
+  }
+  if (outcome.reason === 'idle') {
+    return fail(context, 'TIMEOUT', `${context.toolName} reported no progress for ${idleTimeoutMs} ms and was stopped. Try a smaller request, or another approach.`);
   }
   if (outcome.reason === 'aborted') return fail(context, 'ABORTED', `${context.toolName} was cancelled before it finished.`);
   const { error } = outcome;
   if (error instanceof ToolCallError) return fail(context, error.code, cap(error.message));
   return fail(context, 'EXECUTION_FAILED', `${context.toolName} failed: ${cap(describeError(error))}`);
+}
+
+/** Hands a report to the `progress` observers, then to the run's listener; `undefined` when there are none. */
+function progressDelivery(runtime: HarnessRuntime, context: PipelineContext): ((update: ToolProgress) => void) | undefined {
+  const observed = hasTaps(runtime.hooks.progress);
+  const listener = context.onProgress;
+  if (!observed && listener === undefined) return undefined;
+  return (update) => {
+    if (observed) runtime.hooks.progress.call(update, context);
+    if (listener === undefined) return;
+    try {
+      listener(update, context);
+    } catch (error) {
+      context.logger.error({ err: error, callId: context.callId }, 'the run\'s progress listener failed; the call goes on');
+    }
+  };
 }
 
 function fail(context: PipelineContext, code: string, message: string) {

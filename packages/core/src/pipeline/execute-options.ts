@@ -1,5 +1,10 @@
 import type { ApprovalMemory } from '../policy/approval.js';
+import type { CallContext } from '../tools/call-context.js';
+import type { ToolProgress } from '../tools/tool-progress.js';
 import type { ToolCallJournal } from './tool-call-journal.js';
+
+/** Gets a run's progress reports; like a `progress` observer, what it throws is logged and changes nothing. */
+export type ProgressListener = (update: ToolProgress, context: CallContext) => void;
 
 // What one run of the pipeline is given besides the calls. Its own file so the pipeline reads it
 // without importing the harness that drives the pipeline (no circle).
@@ -16,6 +21,8 @@ export interface ExecuteOptions {
   readonly approvals?: ApprovalMemory;
   /** Told when each call is about to run (awaited; a rejection keeps the body from running) and when its result is final. */
   readonly journal?: ToolCallJournal;
+  /** Gets this run's progress reports (after the `progress` observers), throttled like theirs. */
+  readonly onProgress?: ProgressListener;
 }
 
 export interface ExecuteManyOptions extends ExecuteOptions {

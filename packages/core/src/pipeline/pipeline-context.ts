@@ -1,4 +1,5 @@
 import type { CallContext } from '../tools/call-context.js';
+import type { ProgressListener } from './execute-options.js';
 
 /** What the pipeline keeps for a call beside the public context. Taps see it only as `CallContext`. */
 export interface PipelineContext extends CallContext {
@@ -8,6 +9,8 @@ export interface PipelineContext extends CallContext {
   readonly maxContentChars: number;
   /** Times the body ran so far. */
   attempts: number;
+  /** The run's own progress listener (`ExecuteOptions.onProgress`), if any. */
+  readonly onProgress: ProgressListener | undefined;
 }
 
 /** Milliseconds since the call entered the pipeline, rounded to microseconds. */

@@ -34,6 +34,7 @@ export async function runToolCall(
     startedAt: performance.now(),
     maxContentChars: runtime.maxContentChars,
     attempts: 0,
+    onProgress: options?.onProgress,
   };
 
   let result: ToolResult;

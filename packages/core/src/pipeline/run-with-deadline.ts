@@ -2,12 +2,14 @@ import type { ToolArguments } from '../tools/call-context.js';
 import type { ToolExecution } from '../tools/define-tool.js';
 import { onAbort } from './abort-fanout.js';
 import type { Logger } from '../logger.js';
+import type { ProgressChannel } from './progress-channel.js';
 import type { Dispatch } from './stage-values.js';
 
 /** How a dispatch ended: its value, or why it has none. */
 export type DispatchOutcome =
   | { readonly ok: true; readonly value: unknown }
   | { readonly ok: false; readonly reason: 'timeout' }
+  | { readonly ok: false; readonly reason: 'idle' }
   | { readonly ok: false; readonly reason: 'aborted' }
   | { readonly ok: false; readonly reason: 'failed'; readonly error: unknown };
 
@@ -22,6 +24,10 @@ const NEVER_ABORTED = new AbortController().signal;
 export interface DeadlineOptions {
   /** `Infinity` for none. */
   readonly timeoutMs: number;
+  /** Stop the call when no progress was reported for this long (renewed by each report). */
+  readonly idleTimeoutMs?: number | undefined;
+  /** The call's progress channel; it renews the idle deadline. */
+  readonly progress?: ProgressChannel | undefined;
   /** The caller's signal, if any. */
   readonly signal: AbortSignal | undefined;
   readonly logger: Logger;
@@ -40,10 +46,10 @@ export async function runWithDeadline(
   exec: Omit<ToolExecution, 'signal'>,
   options: DeadlineOptions,
 ): Promise<DispatchOutcome> {
-  const { timeoutMs, signal } = options;
+  const { timeoutMs, idleTimeoutMs, signal } = options;
   if (signal?.aborted) return { ok: false, reason: 'aborted' };
   const timed = Number.isFinite(timeoutMs);
-  if (!timed && signal === undefined) {
+  if (!timed && signal === undefined && idleTimeoutMs === undefined) {
     try {
       return { ok: true, value: await dispatch(args, { ...exec, signal: NEVER_ABORTED }) };
     } catch (error) {
@@ -53,8 +59,8 @@ export async function runWithDeadline(
 
   // The call's own controller, so the body sees one signal whichever way the call is interrupted.
   const controller = new AbortController();
-  let interrupt!: (reason: 'timeout' | 'aborted') => void;
-  const interrupted = new Promise<'timeout' | 'aborted'>((resolve) => {
+  let interrupt!: (reason: 'timeout' | 'idle' | 'aborted') => void;
+  const interrupted = new Promise<'timeout' | 'idle' | 'aborted'>((resolve) => {
     interrupt = resolve;
   });
   const timer = timed
@@ -63,6 +69,15 @@ export async function runWithDeadline(
         interrupt('timeout');
       }, timeoutMs)
     : undefined;
+  // The idle deadline: refreshed by each report, always under the total deadline above.
+  const idleTimer =
+    idleTimeoutMs === undefined
+      ? undefined
+      : setTimeout(() => {
+          controller.abort(new DeadlineExceeded(`no progress reported for ${idleTimeoutMs} ms`));
+          interrupt('idle');
+        }, idleTimeoutMs);
+  if (idleTimer !== undefined) options.progress?.onReport(() => idleTimer.refresh());
   const unsubscribe = signal
     ? onAbort(signal, () => {
         controller.abort(signal.reason);
@@ -89,6 +104,7 @@ export async function runWithDeadline(
     return 'error' in settled ? { ok: false, reason: 'failed', error: settled.error } : { ok: true, value: settled.value };
   } finally {
     if (timer !== undefined) clearTimeout(timer);
+    if (idleTimer !== undefined) clearTimeout(idleTimer);
     unsubscribe?.();
   }
 }

@@ -10,11 +10,13 @@ import {
   adaptFinalizeContentTap,
   adaptPostExecuteTap,
   adaptPrepareTap,
+  adaptProgressTap,
   adaptResultTap,
   type RawTap,
   type TapAdapter,
   type TapState,
 } from './tap-adapters.js';
+import type { ToolProgress } from '../tools/tool-progress.js';
 import type { ToolResult } from '../tools/tool-result.js';
 
 type Returns<T> = T | undefined | Promise<T | undefined>;
@@ -50,14 +52,19 @@ export function createHooks() {
     ),
     /** 6b. tools/result: observers of the frozen, final result, in call order within a batch. */
     result: adapt(new SyncHook<[ToolResult, CallContext], unknown>(['result', 'context'], 'tools/result'), adaptResultTap),
+    /** Beside the stages: observers of a running body's `exec.progress` reports, as they happen. */
+    progress: adapt(new SyncHook<[ToolProgress, CallContext], unknown>(['progress', 'context'], 'tools/progress'), adaptProgressTap),
   });
 }
 
-/** The six hooks; the type is derived from the factory so the two cannot drift apart. */
+/** The six stage hooks and the observer hooks beside them; the type is derived from the factory so the two cannot drift apart. */
 export type HarnessHooks = ReturnType<typeof createHooks>;
 
 /** The stage names, in pipeline order, as keys of `HarnessHooks`. */
 export const STAGES = Object.freeze(['prepareExecution', 'execute', 'createSuccessResult', 'postExecute', 'finalizeContent', 'result'] as const) satisfies readonly (keyof HarnessHooks & StageName)[];
+
+/** Every hook of a harness: the six stages, then the observer hooks beside them. */
+export const HOOK_NAMES = Object.freeze([...STAGES, 'progress'] as const) satisfies readonly (keyof HarnessHooks)[];
 
 const TAP_STATE = Symbol('weir.tapState');
 

@@ -2,7 +2,7 @@ import type { PluginContext, PluginHooks, TapOptions } from './define-plugin.js'
 import { createDisposer, type Disposer } from '../disposer.js';
 import { HarnessError } from '../harness-error.js';
 import type { HarnessRuntime } from '../harness-runtime.js';
-import { STAGES, tapWithDisposer, type TappableHook } from './hooks.js';
+import { HOOK_NAMES, tapWithDisposer, type TappableHook } from './hooks.js';
 
 /** The registrations of one loaded plugin, undone in reverse order on unload. */
 export class PluginRegistrations {
@@ -57,7 +57,7 @@ export class PluginRegistrations {
 export function createPluginContext(runtime: HarnessRuntime, registrations: PluginRegistrations): PluginContext {
   const owner = registrations.pluginName;
   const hooks = Object.fromEntries(
-    STAGES.map((stage) => [stage, pluginHook(runtime.hooks[stage] as TappableHook, owner, registrations)]),
+    HOOK_NAMES.map((name) => [name, pluginHook(runtime.hooks[name] as TappableHook, owner, registrations)]),
   ) as unknown as PluginHooks;
   return Object.freeze({
     name: owner,

@@ -4,6 +4,7 @@ import type { PipelineContext } from '../pipeline/pipeline-context.js';
 import { metaOf } from '../pipeline/pipeline-context.js';
 import type { Dispatch, Preparation, PrepareAction, ResultAction } from '../pipeline/stage-values.js';
 import { invalidArguments, parseArguments } from '../pipeline/tool-arguments.js';
+import type { ToolProgress } from '../tools/tool-progress.js';
 import { failureResult, successResult, type ToolResult } from '../tools/tool-result.js';
 
 /** A tap as tapable keeps it. */
@@ -185,6 +186,22 @@ export const adaptResultTap: TapAdapter = (tap, state) => ({
       context.logger.error({ err: error, tap: tap.name, stage: 'result', callId: result.callId }, `result observer "${tap.name}" failed`);
     try {
       const output = tap.fn(result, context) as unknown;
+      if (output instanceof Promise) output.catch(report);
+    } catch (error) {
+      report(error);
+    }
+  },
+});
+
+/** Beside the stages: progress observers, like result observers, cannot fail the call. */
+export const adaptProgressTap: TapAdapter = (tap, state) => ({
+  type: 'sync',
+  fn: (update: ToolProgress, context: PipelineContext): void => {
+    if (state.removed) return;
+    const report = (error: unknown) =>
+      context.logger.error({ err: error, tap: tap.name, hook: 'progress', callId: context.callId }, `progress observer "${tap.name}" failed`);
+    try {
+      const output = tap.fn(update, context) as unknown;
       if (output instanceof Promise) output.catch(report);
     } catch (error) {
       report(error);

@@ -2,6 +2,7 @@ import type { Logger } from '../logger.js';
 import type { InferParameters } from './infer-schema.js';
 import type { JsonSchema, StandardJsonSchema } from './schema-validator.js';
 import type { Sandbox } from '../policy/sandbox.js';
+import type { ToolProgress } from './tool-progress.js';
 
 /** What safety policies key on: `read-only` observes, `write` changes files, `dangerous` may do anything. */
 export type ToolTier = 'read-only' | 'write' | 'dangerous';
@@ -65,6 +66,13 @@ export interface ToolExecution {
   readonly sandbox: Sandbox | undefined;
   /** The policy's check of the physical paths the body opens, when a policy plugin provides one. */
   readonly fileAccess?: FileAccess;
+  /**
+   * Reports what the body is doing, any number of times: observers (the `progress` hook, the agent's
+   * `tool-progress` events) get each report as it happens, throttled in a burst; the result never
+   * changes. Each report renews the tool's `idleTimeoutMs`. Reports after the call settled are dropped.
+   * Throws a `TypeError` on a malformed report.
+   */
+  progress(update: ToolProgress): void;
 }
 
 /** Retry policy for the body. Declare it only where running the body twice is safe. */
@@ -112,6 +120,11 @@ export interface ToolDefinition<Args = any, Value = any> {
   readonly finalizeContent?: (content: string) => string;
   /** Per-call deadline. `Infinity` disables it. Default: the harness's `defaultTimeoutMs`. */
   readonly timeoutMs?: number;
+  /**
+   * Stop the call (`TIMEOUT`) when the body reports no progress for this long. Each `exec.progress`
+   * renews it; it never extends `timeoutMs`, the hard total deadline. Absent: no idle deadline.
+   */
+  readonly idleTimeoutMs?: number;
   /** Retry the body on failure, within the deadline. Absent: never retried. */
   readonly retry?: number | ToolRetryPolicy;
   readonly examples?: readonly ToolExample[];

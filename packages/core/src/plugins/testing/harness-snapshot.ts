@@ -1,6 +1,6 @@
 import type { Harness } from '../../harness.js';
 import { runtimeOf } from '../../harness.js';
-import { STAGES } from '../hooks.js';
+import { HOOK_NAMES } from '../hooks.js';
 
 /**
  * Everything a plugin can change in a harness, by identity: the registered tools, each hook's
@@ -20,7 +20,7 @@ export function snapshotHarness(harness: Harness): HarnessSnapshot {
   const runtime = runtimeOf(harness);
   return {
     tools: runtime.tools.names().map((name) => [name, runtime.tools.get(name)] as const),
-    taps: Object.fromEntries(STAGES.map((stage) => [stage, [...runtime.hooks[stage].taps]])),
+    taps: Object.fromEntries(HOOK_NAMES.map((name) => [name, [...runtime.hooks[name].taps]])),
     guards: [...runtime.guards.list()],
     approvalOwner: runtime.approval.owner,
     sandboxOwner: runtime.sandbox.owner,
@@ -37,7 +37,7 @@ export function diffSnapshots(before: HarnessSnapshot, after: HarnessSnapshot): 
     }
   };
   compareList('tools', before.tools.map(([, tool]) => tool), after.tools.map(([, tool]) => tool), (tool) => (tool as { name: string }).name);
-  for (const stage of STAGES) {
+  for (const stage of HOOK_NAMES) {
     compareList(`${stage} taps`, before.taps[stage] ?? [], after.taps[stage] ?? [], (tap) => (tap as { name: string }).name);
   }
   compareList('guards', before.guards, after.guards, (entry) => (entry as { owner: string }).owner);
