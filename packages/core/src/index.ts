@@ -1,5 +1,5 @@
 export { createHarness, DEFAULT_TOOL_TIMEOUT_MS } from './harness.js';
-export type { Harness, HarnessOptions, ExecuteOptions, ExecuteManyOptions } from './harness.js';
+export type { Harness, HarnessOptions, ExecuteOptions, ExecuteManyOptions, ProgressListener } from './harness.js';
 
 export { defineTool } from './tools/define-tool.js';
 export type {
@@ -17,10 +17,12 @@ export type {
   ToolTier,
 } from './tools/define-tool.js';
 export type { InferJsonSchema, InferParameters } from './tools/infer-schema.js';
+export type { ToolProgress } from './tools/tool-progress.js';
 export type { JsonSchema, StandardJsonSchema } from './tools/schema-validator.js';
 
 export { ToolRegistry } from './tools/tool-registry.js';
 export type { RegisteredTool, RegisteredToolFiles, RegisterOptions, ToolSchema, ToolSource } from './tools/tool-registry.js';
+export { NAMESPACE_SEPARATOR, namespacedName } from './tools/namespaced-name.js';
 
 export { ToolCallError } from './tools/tool-result.js';
 export type { ToolError, ToolErrorCode, ToolFailure, ToolResult, ToolSuccess } from './tools/tool-result.js';

@@ -61,23 +61,34 @@ export interface RegisteredTool extends Omit<ToolDefinition, 'files'> {
  */
 export class ToolRegistry {
   readonly #tools = new Map<string, RegisteredTool>();
+  /** Who registered each tool, for a collision's error: `plugin "github"`, or the harness's caller. */
+  readonly #owners = new Map<string, string>();
   #schemas: readonly ToolSchema[] | undefined;
 
   /**
    * Compiles and adds `tool`. Throws `INVALID_TOOL`, `INVALID_TOOL_NAME`, `INVALID_SCHEMA` or
-   * `DUPLICATE_TOOL`. The returned disposer removes exactly this registration.
+   * `DUPLICATE_TOOL` (naming who holds the name and who asked, when known). `plugin` says who
+   * registers it (a plugin's `ctx.tools` passes `plugin "<name>"`). The returned disposer removes
+   * exactly this registration.
    */
   register(tool: ToolDefinition, options: RegisterOptions & { readonly plugin?: string } = {}): Disposer {
     const name: unknown = (tool as { name?: unknown } | null)?.name;
     if (typeof name === 'string' && this.#tools.has(name)) {
-      throw new HarnessError('DUPLICATE_TOOL', `A tool named "${name}" is already registered. Tool names must be unique in a registry.`);
+      const holder = this.#owners.get(name) ?? 'the harness\'s caller';
+      const asker = options.plugin === undefined ? 'the harness\'s caller' : `plugin "${options.plugin}"`;
+      throw new HarnessError(
+        'DUPLICATE_TOOL',
+        `A tool named "${name}" is already registered by ${holder}; ${asker} cannot register another. Tool names must be unique in a registry (a plugin that brings tools it did not name registers them under a namespace: namespacedName()).`,
+      );
     }
     const registered = compileTool(tool, sourceOf(options, tool));
     this.#tools.set(registered.name, registered);
+    if (options.plugin !== undefined) this.#owners.set(registered.name, `plugin "${options.plugin}"`);
     this.#schemas = undefined;
     return createDisposer(() => {
       if (this.#tools.get(registered.name) !== registered) return;
       this.#tools.delete(registered.name);
+      this.#owners.delete(registered.name);
       this.#schemas = undefined;
     });
   }
@@ -130,6 +141,9 @@ function compileTool(tool: ToolDefinition, source: ToolSource): RegisteredTool {
   }
   if (tool.timeoutMs !== undefined && !(typeof tool.timeoutMs === 'number' && tool.timeoutMs > 0)) {
     throw new HarnessError('INVALID_TOOL', `${owner}: timeoutMs must be a positive number of milliseconds (or Infinity), got ${String(tool.timeoutMs)}.`);
+  }
+  if (tool.idleTimeoutMs !== undefined && !(typeof tool.idleTimeoutMs === 'number' && tool.idleTimeoutMs > 0)) {
+    throw new HarnessError('INVALID_TOOL', `${owner}: idleTimeoutMs must be a positive number of milliseconds, got ${String(tool.idleTimeoutMs)}.`);
   }
   const retryPolicy = normaliseRetry(tool.retry, owner);
   const args = compileSchema(tool.parameters, `${owner} parameters`, { requireObject: true });
