@@ -16,6 +16,8 @@ export interface HarnessRuntime {
   readonly defaultTimeoutMs: number;
   readonly approvalTimeoutMs: number;
   readonly maxContentChars: number;
+  /** Cap on one image's bytes (decoded) in a result. */
+  readonly maxImageBytes: number;
   /** Spacing of one call's delivered progress reports, in milliseconds. */
   readonly progressIntervalMs: number;
 }

@@ -11,7 +11,7 @@ import type { HarnessRuntime } from './harness-runtime.js';
 import { createHooks, type HarnessHooks } from './plugins/hooks.js';
 import { silentLogger, type Logger } from './logger.js';
 import { PluginHost } from './plugins/plugin-host.js';
-import { DEFAULT_MAX_CONTENT_CHARS } from './tools/render-content.js';
+import { DEFAULT_MAX_CONTENT_CHARS, DEFAULT_MAX_IMAGE_BYTES } from './tools/render-content.js';
 import { SandboxSlot } from './policy/sandbox-slot.js';
 import type { ExecuteManyOptions, ExecuteOptions } from './pipeline/execute-options.js';
 import { ToolRegistry } from './tools/tool-registry.js';
@@ -31,6 +31,8 @@ export interface HarnessOptions {
   readonly approvalTimeoutMs?: number;
   /** Cap on one result's model-visible content, in characters. Default 100 000. */
   readonly maxContentChars?: number;
+  /** Cap on one image's bytes (decoded) in a result; a bigger image is replaced by a note, never cut. Default 5 MB. */
+  readonly maxImageBytes?: number;
   /** Least spacing of one call's delivered progress reports; a burst is thinned to it. Default 100 ms; 0 delivers every report. */
   readonly progressIntervalMs?: number;
 }
@@ -74,6 +76,7 @@ export function createHarness(options: HarnessOptions = {}): Harness {
     defaultTimeoutMs: positive(options.defaultTimeoutMs, 'defaultTimeoutMs') ?? DEFAULT_TOOL_TIMEOUT_MS,
     approvalTimeoutMs: positive(options.approvalTimeoutMs, 'approvalTimeoutMs') ?? DEFAULT_APPROVAL_TIMEOUT_MS,
     maxContentChars: positive(options.maxContentChars, 'maxContentChars') ?? DEFAULT_MAX_CONTENT_CHARS,
+    maxImageBytes: positive(options.maxImageBytes, 'maxImageBytes') ?? DEFAULT_MAX_IMAGE_BYTES,
     progressIntervalMs: nonNegative(options.progressIntervalMs, 'progressIntervalMs') ?? DEFAULT_PROGRESS_INTERVAL_MS,
   };
   const host = new PluginHost(runtime);

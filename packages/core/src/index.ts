@@ -18,6 +18,8 @@ export type {
 } from './tools/define-tool.js';
 export type { InferJsonSchema, InferParameters } from './tools/infer-schema.js';
 export type { ToolProgress } from './tools/tool-progress.js';
+export { checkParts, describeImage, imageBytes, textOfParts } from './tools/content-part.js';
+export type { Content, ContentPart, ImagePart, ResourcePart, TextPart } from './tools/content-part.js';
 export type { JsonSchema, StandardJsonSchema } from './tools/schema-validator.js';
 
 export { ToolRegistry } from './tools/tool-registry.js';

@@ -1,3 +1,5 @@
+import { checkParts, hasRichParts, textOfParts, type Content, type ContentPart } from '../tools/content-part.js';
+import { deepFreeze } from '../deep-freeze.js';
 import type { Harness } from '../harness.js';
 import { HarnessError } from '../harness-error.js';
 import type { LanguageModel, Message, ModelToolCall } from './model.js';
@@ -65,14 +67,15 @@ export interface Agent {
   /** True when the session's last turn was cut off before its end: `resume()` finishes it. */
   readonly turnOpen: boolean;
   /**
-   * Runs one turn of `text`. Resolves with the final text, the steps, the tool results, the usage
+   * Runs one turn of `text`: a string, or content parts (text, images, resources) for a user
+   * message with more than text (`content` is then their text, `parts` the whole list). Resolves with the final text, the steps, the tool results, the usage
    * and why it stopped (aborts resolve with `aborted`). Rejects with `HarnessError`:
    * `MODEL_CALL_FAILED` (the model call failed; the cause is attached), `INVALID_MODEL_RESPONSE`,
    * `AGENT_BUSY` when another turn of this agent is still running, and, with a session,
    * `SESSION_WRITE_FAILED` or `INVALID_SESSION_RECORD` when a record fails: the turn stops there,
    * no later tool body runs, and every later turn rejects with the same error (reopen the session).
    */
-  turn(text: string, options?: TurnOptions): Promise<TurnResult>;
+  turn(text: Content, options?: TurnOptions): Promise<TurnResult>;
   /**
    * Finishes the turn the session's last process left open (`turnOpen`): runs its `pending` calls
    * through the pipeline (stored approval decisions are reused, nobody is asked twice), then goes
@@ -159,7 +162,13 @@ export function createAgent(options: AgentOptions): Agent {
       return turnOpen;
     },
     turn: (text, turnOptions = {}) => {
-      if (typeof text !== 'string') return Promise.reject(new TypeError(`agent.turn: text must be a string, got ${typeof text}.`));
+      if (typeof text !== 'string') {
+        const problem = checkParts(text);
+        if (problem !== undefined) return Promise.reject(new TypeError(`agent.turn: text must be a string or content parts (${problem}).`));
+        const parts = text as readonly ContentPart[];
+        const input = hasRichParts(parts) ? { text: textOfParts(parts), parts: deepFreeze(structuredClone(parts)) } : { text: textOfParts(parts) };
+        return run('turn', input, turnOptions);
+      }
       return run('turn', { text }, turnOptions);
     },
     resume: (turnOptions = {}) => {

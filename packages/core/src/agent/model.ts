@@ -1,3 +1,4 @@
+import type { ContentPart } from '../tools/content-part.js';
 import type { ToolSchema } from '../tools/tool-registry.js';
 
 /** Why the model stopped. Tool calls from a `length`, `content_filter` or `error` turn are never executed. */
@@ -25,7 +26,10 @@ export interface SystemMessage {
 
 export interface UserMessage {
   readonly role: 'user';
+  /** The text (all of it when `parts` is absent). */
   readonly content: string;
+  /** The whole message when it holds more than text (images, resources); `content` is then its text. */
+  readonly parts?: readonly ContentPart[];
 }
 
 export interface AssistantMessage {
@@ -41,7 +45,13 @@ export interface ToolMessage {
   readonly role: 'tool';
   readonly toolCallId: string;
   readonly toolName: string;
+  /** The result's text (all of it when `parts` is absent). */
   readonly content: string;
+  /**
+   * The result's whole content when it holds more than text (`ToolResult.parts`). An adapter whose
+   * provider takes images only in user messages sends them after the batch's tool messages.
+   */
+  readonly parts?: readonly ContentPart[];
   /** True when the call failed: the content is an error the model should read and adapt to. */
   readonly isError?: boolean;
 }

@@ -1,6 +1,7 @@
 import type { ExecuteManyOptions, Harness, ProgressListener } from '../harness.js';
 import { HarnessError, isHarnessError } from '../harness-error.js';
-import type { AssistantMessage, LanguageModel, Message, ModelResponse, ModelToolCall, Usage } from './model.js';
+import type { AssistantMessage, LanguageModel, Message, ModelResponse, ModelToolCall, Usage, UserMessage } from './model.js';
+import type { ContentPart } from '../tools/content-part.js';
 import type { ToolResult } from '../tools/tool-result.js';
 import { addUsage } from './add-usage.js';
 import type { AgentEvent } from './agent-event.js';
@@ -29,7 +30,7 @@ const NO_RESULTS: readonly ToolResult[] = Object.freeze([]);
 const ABORTED = Symbol('aborted');
 
 /** What starts a turn: the user's text, or (resuming a session) the calls its last turn left unrun. */
-export type TurnInput = { readonly text: string } | { readonly resume: readonly ModelToolCall[] };
+export type TurnInput = { readonly text: string; readonly parts?: readonly ContentPart[] } | { readonly resume: readonly ModelToolCall[] };
 
 /**
  * One turn: the user's text, then steps until the model answers without tool calls or a stop
@@ -76,7 +77,7 @@ export async function runTurn(context: TurnContext, input: TurnInput): Promise<T
 
   try {
     if ('text' in input) {
-      const user = Object.freeze({ role: 'user' as const, content: text });
+      const user: UserMessage = Object.freeze(input.parts === undefined ? { role: 'user', content: text } : { role: 'user', content: text, parts: input.parts });
       messages.push(user);
       recorder?.message(user);
     } else if (input.resume.length > 0) {

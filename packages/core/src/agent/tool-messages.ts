@@ -4,6 +4,9 @@ import { failureResult, type ToolFailure, type ToolResult } from '../tools/tool-
 
 /** The history entry for one result: what the model reads, with `isError` set for failures. */
 export function toolMessage(result: ToolResult): ToolMessage {
+  if (result.parts !== undefined) {
+    return { role: 'tool', toolCallId: result.callId, toolName: result.toolName, content: result.content, parts: result.parts, isError: !result.ok };
+  }
   return { role: 'tool', toolCallId: result.callId, toolName: result.toolName, content: result.content, isError: !result.ok };
 }
 

@@ -1,7 +1,8 @@
 import { deepFreeze } from '../deep-freeze.js';
 import type { PipelineContext } from './pipeline-context.js';
 import { metaOf } from './pipeline-context.js';
-import { capContent, renderValue } from '../tools/render-content.js';
+import { checkParts, hasRichParts, textOfParts, type ContentPart } from '../tools/content-part.js';
+import { capContent, capParts, renderValue } from '../tools/render-content.js';
 import { failureResult, successResult, type ToolResult } from '../tools/tool-result.js';
 import type { Validation } from '../tools/schema-validator.js';
 
@@ -48,7 +49,7 @@ function renderSuccess(
   resultContext: readonly string[] | undefined,
 ): ToolResult {
   const frozen = deepFreeze(value);
-  let rendered: string;
+  let rendered: string | readonly ContentPart[];
   if (content !== undefined) {
     rendered = content;
   } else {
@@ -62,9 +63,20 @@ function renderSuccess(
         `${context.toolName} returned a value its renderer could not display: ${error instanceof Error ? error.message : String(error)}`,
       );
     }
-    if (typeof rendered !== 'string') {
-      return failureResult(metaOf(context, resultContext), 'INVALID_OUTPUT', `${context.toolName}'s renderer returned ${typeof rendered}, not a string.`);
-    }
+    if (typeof rendered !== 'string') return renderParts(context, frozen, rendered, resultContext);
   }
   return successResult(metaOf(context, resultContext), frozen, capContent(rendered, context.maxContentChars));
+}
+
+/** A renderer that returned parts: checked, capped, and kept as parts only when there is more than text. */
+function renderParts(context: PipelineContext, frozen: unknown, rendered: unknown, resultContext: readonly string[] | undefined): ToolResult {
+  const problem = checkParts(rendered);
+  if (problem !== undefined) {
+    const what = Array.isArray(rendered) ? `content parts that are not valid (${problem})` : `${rendered === null ? 'null' : typeof rendered}, not a string or content parts`;
+    return failureResult(metaOf(context, resultContext), 'INVALID_OUTPUT', `${context.toolName}'s renderer returned ${what}.`);
+  }
+  const parts = rendered as readonly ContentPart[];
+  if (!hasRichParts(parts)) return successResult(metaOf(context, resultContext), frozen, capContent(textOfParts(parts), context.maxContentChars));
+  const capped = capParts(deepFreeze(structuredClone(parts)), context.maxContentChars, context.maxImageBytes);
+  return successResult(metaOf(context, resultContext), frozen, textOfParts(capped), capped);
 }

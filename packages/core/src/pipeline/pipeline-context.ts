@@ -7,6 +7,8 @@ export interface PipelineContext extends CallContext {
   readonly startedAt: number;
   /** Cap on model-visible content, in characters. */
   readonly maxContentChars: number;
+  /** Cap on one image's bytes in a result. */
+  readonly maxImageBytes: number;
   /** Times the body ran so far. */
   attempts: number;
   /** The run's own progress listener (`ExecuteOptions.onProgress`), if any. */

@@ -33,6 +33,7 @@ export async function runToolCall(
     sandbox: runtime.sandbox.current,
     startedAt: performance.now(),
     maxContentChars: runtime.maxContentChars,
+    maxImageBytes: runtime.maxImageBytes,
     attempts: 0,
     onProgress: options?.onProgress,
   };

@@ -152,7 +152,7 @@ function applyResultAction(
       const text = (action as Extract<ResultAction, { action: 'addContext' }>).text;
       if (typeof text !== 'string') break;
       const meta = { ...metaOf(context, [...result.context, text]), durationMs: result.durationMs };
-      return result.ok ? successResult(meta, result.value, result.content) : failureResult(meta, result.error.code, result.error.message, result.content);
+      return result.ok ? successResult(meta, result.value, result.content, result.parts) : failureResult(meta, result.error.code, result.error.message, result.content);
     }
   }
   throw new HookFailure(stage, tapName, new TypeError(`returned ${describeValue(output)}; expected undefined or { action: 'block' | 'replace' | 'addContext', ... }`));

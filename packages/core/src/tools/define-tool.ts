@@ -2,6 +2,7 @@ import type { Logger } from '../logger.js';
 import type { InferParameters } from './infer-schema.js';
 import type { JsonSchema, StandardJsonSchema } from './schema-validator.js';
 import type { Sandbox } from '../policy/sandbox.js';
+import type { ContentPart } from './content-part.js';
 import type { ToolProgress } from './tool-progress.js';
 
 /** What safety policies key on: `read-only` observes, `write` changes files, `dangerous` may do anything. */
@@ -99,8 +100,11 @@ export type ToolParameters = JsonSchema | StandardJsonSchema;
 export interface ToolOutput<Value> {
   /** Validates the body's value (JSON Schema or Standard Schema); a mismatch is `INVALID_OUTPUT`. */
   readonly schema?: ToolParameters;
-  /** Projects the value into what the model reads. Default: a string as is, anything else pretty JSON. */
-  render?(value: Value): string;
+  /**
+   * Projects the value into what the model reads: a string, or content parts (text, images,
+   * resources). Default: a string as is, anything else pretty JSON.
+   */
+  render?(value: Value): string | readonly ContentPart[];
 }
 
 export interface ToolDefinition<Args = any, Value = any> {

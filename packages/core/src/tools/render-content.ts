@@ -1,3 +1,5 @@
+import { describeImage, formatBytes, imageBytes, type ContentPart } from './content-part.js';
+
 /** Default cap on the content a model sees from one tool call, in UTF-16 code units. */
 export const DEFAULT_MAX_CONTENT_CHARS = 100_000;
 
@@ -28,6 +30,42 @@ export function capContent(content: string, maxChars: number): string {
   if (code >= 0xd800 && code <= 0xdbff) end -= 1;
   const omitted = content.length - end;
   return `${content.slice(0, end)}\n[... truncated: ${omitted} more characters not shown]`;
+}
+
+/** Default cap on one image's bytes (decoded) in a result: 5 MB, what the strictest providers take. */
+export const DEFAULT_MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+
+/**
+ * Caps parts as `capContent` caps a string: text parts together hold at most `maxChars` characters
+ * (the part that crosses the line is cut on a code point boundary with the same note; later text
+ * parts are left out); an image over `maxImageBytes` is never cut, it is replaced by a text note.
+ * Images and resources within their caps stay as they are. Returns `parts` itself when nothing was cut.
+ */
+export function capParts(parts: readonly ContentPart[], maxChars: number, maxImageBytes: number): readonly ContentPart[] {
+  let budget = maxChars;
+  let changed = false;
+  const capped: ContentPart[] = [];
+  for (const part of parts) {
+    if (part.type === 'text') {
+      if (budget <= 0) {
+        changed = true;
+        continue;
+      }
+      if (part.text.length > budget) {
+        capped.push(Object.freeze({ type: 'text', text: capContent(part.text, budget) }));
+        budget = 0;
+        changed = true;
+        continue;
+      }
+      budget -= part.text.length;
+    } else if (part.type === 'image' && imageBytes(part) > maxImageBytes) {
+      capped.push(Object.freeze({ type: 'text', text: `[image: ${describeImage(part)}, not shown: over the ${formatBytes(maxImageBytes)} image limit]` }));
+      changed = true;
+      continue;
+    }
+    capped.push(part);
+  }
+  return changed ? Object.freeze(capped) : parts;
 }
 
 function jsonReplacer(): (this: unknown, key: string, value: unknown) => unknown {

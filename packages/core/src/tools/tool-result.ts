@@ -1,3 +1,5 @@
+import type { ContentPart } from './content-part.js';
+
 /** The stable error codes of the pipeline. Tools may use codes of their own (tools-fs does). */
 export type ToolErrorCode =
   | 'TOOL_NOT_FOUND'
@@ -22,8 +24,13 @@ export interface ToolError {
 interface ToolResultBase {
   readonly callId: string;
   readonly toolName: string;
-  /** What the model reads for this call. */
+  /** What the model reads for this call: its text (all of it when `parts` is absent). */
   readonly content: string;
+  /**
+   * The whole content when it holds more than text (an image, a resource): text parts, images and
+   * resources in order; `content` is then its text (`textOfParts`). Absent for text-only content.
+   */
+  readonly parts?: readonly ContentPart[];
   /** Notes that plugins attached in postExecute; already part of the final `content`. */
   readonly context: readonly string[];
   /** Wall time from the start of the pipeline to this result, in milliseconds. */
@@ -57,8 +64,24 @@ export interface ResultMeta {
 
 const NO_CONTEXT: readonly string[] = Object.freeze([]);
 
-/** Builds a frozen success. `value` must already be frozen (the pipeline deep-freezes it). */
-export function successResult(meta: ResultMeta, value: unknown, content: string): ToolSuccess {
+/**
+ * Builds a frozen success. `value` must already be frozen (the pipeline deep-freezes it). `parts`,
+ * when given, must be frozen and hold more than text; `content` is then their text.
+ */
+export function successResult(meta: ResultMeta, value: unknown, content: string, parts?: readonly ContentPart[]): ToolSuccess {
+  if (parts !== undefined) {
+    return Object.freeze({
+      ok: true,
+      callId: meta.callId,
+      toolName: meta.toolName,
+      value,
+      content,
+      parts,
+      context: meta.context ?? NO_CONTEXT,
+      durationMs: meta.durationMs,
+      attempts: meta.attempts,
+    });
+  }
   return Object.freeze({
     ok: true,
     callId: meta.callId,
