@@ -116,3 +116,21 @@ describe('createMockModel', () => {
     await expect(collect(createMockModel().stream!(request))).rejects.toBe(reason);
   });
 });
+
+describe('createMockModel and images', () => {
+  const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+
+  it('says what images a tool result brought', async () => {
+    const request = afterResult('read file logo.png', 'read_file', '');
+    const tool = request.messages[2] as Extract<Message, { role: 'tool' }>;
+    const messages = [...request.messages.slice(0, 2), { ...tool, parts: [{ type: 'image' as const, data: PNG, mediaType: 'image/png' }] }];
+    const response = await createMockModel().complete({ ...request, messages });
+    expect(response.text).toBe('Tool read_file returned: \nI see 1 image (image/png, 70 bytes).');
+  });
+
+  it('says what images a user message holds, in the user language', async () => {
+    const parts = [{ type: 'text' as const, text: '这是什么？' }, { type: 'image' as const, data: PNG, mediaType: 'image/png' }, { type: 'image' as const, url: 'https://example.com/a.jpg', mediaType: 'image/jpeg' }];
+    const response = await createMockModel().complete({ messages: [{ role: 'user', content: '这是什么？', parts }], tools: FS_TOOLS });
+    expect(response.text).toBe('我看到 2 张图片（image/png, 70 bytes；image/jpeg at https://example.com/a.jpg）。');
+  });
+});

@@ -1,4 +1,4 @@
-import type { LanguageModel, Message, ModelRequest, ModelResponse, ToolMessage } from '@weir/core';
+import { imageBytes, type ContentPart, type LanguageModel, type Message, type ModelRequest, type ModelResponse, type ToolMessage } from '@weir/core';
 import { firstCharacters, languageOf, parseCommand, QUOTED_RESULT_CHARS, REPLIES } from './mock-rules.js';
 import { streamResponse } from './stream-response.js';
 
@@ -8,6 +8,8 @@ import { streamResponse } from './stream-response.js';
  * - "list dir X" / "列目录 X" calls `list_dir { path: X }`;
  * - after tool results, it answers "Tool read_file returned: " / "工具 read_file 返回了：" followed by
  *   the first 60 characters of each result (an error result's text included);
+ * - images it receives (in a tool result or a user message) are described: "I see 1 image
+ *   (image/png, 70 bytes)." / "我看到 1 张图片（image/png, 70 bytes）。";
  * - anything else gets a plain reply that quotes the user.
  * It calls only tools in the request's tool list, and says so when one is missing. Each answer
  * looks only at the end of the history, so a step costs the same however long the history is.
@@ -33,12 +35,18 @@ function answer(request: ModelRequest): ModelResponse {
 
   const results = trailingToolMessages(messages);
   if (results.length > 0) {
-    const lines = results.map((result) => replies.toolReturned(result.toolName, firstCharacters(result.content, QUOTED_RESULT_CHARS)));
+    const lines = results.map((result) => {
+      const line = replies.toolReturned(result.toolName, firstCharacters(result.content, QUOTED_RESULT_CHARS));
+      const images = imagesOf(result.parts);
+      return images.length === 0 ? line : `${line}\n${replies.seeImages(images)}`;
+    });
     return { text: lines.join('\n'), toolCalls: [], finishReason: 'stop' };
   }
 
   const last = messages[messages.length - 1];
   const userText = last?.role === 'user' ? last.content : '';
+  const userImages = last?.role === 'user' ? imagesOf(last.parts) : [];
+  if (userImages.length > 0) return { text: replies.seeImages(userImages), toolCalls: [], finishReason: 'stop' };
   const command = parseCommand(userText);
   if (command === undefined) return { text: replies.plain(userText), toolCalls: [], finishReason: 'stop' };
   if (!request.tools.some((tool) => tool.name === command.tool)) {
@@ -47,6 +55,12 @@ function answer(request: ModelRequest): ModelResponse {
   // The history's length makes the id unique within a conversation and the same on every run.
   const call = { id: `mock_call_${messages.length}`, name: command.tool, arguments: JSON.stringify({ path: command.path }) };
   return { text: '', toolCalls: [call], finishReason: 'tool_calls' };
+}
+
+/** The images among a message's parts, as `image/png, 70 bytes`. */
+function imagesOf(parts: readonly ContentPart[] | undefined): string[] {
+  if (parts === undefined) return [];
+  return parts.flatMap((part) => (part.type !== 'image' ? [] : 'data' in part ? [`${part.mediaType}, ${imageBytes(part)} bytes`] : [`${part.mediaType ?? 'image'} at ${part.url}`]));
 }
 
 /** The tool messages after the last assistant message, oldest first. */

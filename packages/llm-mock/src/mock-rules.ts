@@ -54,15 +54,18 @@ export const REPLIES: Readonly<Record<MockLanguage, {
   readonly toolReturned: (tool: string, start: string) => string;
   readonly notAvailable: (tool: string) => string;
   readonly plain: (text: string) => string;
+  readonly seeImages: (images: readonly string[]) => string;
 }>> = {
   en: {
     toolReturned: (tool, start) => `Tool ${tool} returned: ${start}`,
     notAvailable: (tool) => `The tool ${tool} is not available here, so I cannot do that.`,
     plain: (text) => `You said: "${text}". I can read a file ("read file <path>") or list a folder ("list dir <path>").`,
+    seeImages: (images) => `I see ${images.length} image${images.length === 1 ? '' : 's'} (${images.join('; ')}).`,
   },
   zh: {
     toolReturned: (tool, start) => `工具 ${tool} 返回了：${start}`,
     notAvailable: (tool) => `工具 ${tool} 在这里不可用，我无法这样做。`,
     plain: (text) => `你说：“${text}”。我可以读文件（“读文件 <路径>”）或列目录（“列目录 <路径>”）。`,
+    seeImages: (images) => `我看到 ${images.length} 张图片（${images.join('；')}）。`,
   },
 };

@@ -16,6 +16,8 @@ const describeEvent = (event: AgentEvent): string => {
       return `model-call-end ${event.step} ${event.response.finishReason}`;
     case 'tool-start':
       return `tool-start ${event.step} ${event.call.id}`;
+    case 'tool-progress':
+      return `tool-progress ${event.step} ${event.callId}`;
     case 'tool-result':
       return `tool-result ${event.step} ${event.call.id} ${event.result.ok ? 'ok' : event.result.error.code}`;
     case 'turn-end':

@@ -35,6 +35,7 @@ describe('findMatchingFiles', () => {
       maxReadBytes: 1000,
       maxEntries: 100,
       maxScanBytes: 1000,
+      maxImageBytes: 1000,
       maxEditBytes: 1000,
       maxSearchFileBytes: 1000,
       maxDirectoryNames: 100,

@@ -7,6 +7,8 @@ export interface FsLimits {
   readonly maxReadBytes: number;
   /** list_dir, find_files, search_files: most entries or matches in one result. */
   readonly maxEntries: number;
+  /** read_file: largest image returned (PNG, JPEG, GIF, WebP, known by their bytes). */
+  readonly maxImageBytes: number;
   /** read_file: most bytes read to reach a line `offset`. */
   readonly maxScanBytes: number;
   /** edit_file: largest file edited (it is read whole). */

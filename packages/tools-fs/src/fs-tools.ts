@@ -19,6 +19,8 @@ export interface FsToolsOptions {
   readonly write?: boolean;
   /** read_file: largest file read whole, and most bytes one call returns. Default 262 144 (256 KiB). */
   readonly maxReadBytes?: number;
+  /** read_file: largest image file returned as an image (PNG, JPEG, GIF, WebP). Default 5 MiB. */
+  readonly maxImageBytes?: number;
   /** list_dir, find_files, search_files: most entries or matching lines in one result. Default 1000. */
   readonly maxEntries?: number;
   /**
@@ -30,6 +32,8 @@ export interface FsToolsOptions {
 
 /** Default `maxReadBytes`. */
 export const DEFAULT_MAX_READ_BYTES = 256 * 1024;
+/** Default `maxImageBytes`: 5 MiB, what the strictest providers take. */
+export const DEFAULT_MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 /** Default `maxEntries`. */
 export const DEFAULT_MAX_ENTRIES = 1000;
 
@@ -52,7 +56,7 @@ export function fsTools(options: FsToolsOptions): Plugin {
 
 /** `fsTools` with internals forced (tests run the catalogue under both open strategies). */
 export function createFsTools(options: FsToolsOptions, internals: FsToolsInternals): Plugin {
-  if (typeof options !== 'object' || options === null) throw new TypeError('fsTools: expected options { root, write?, maxReadBytes?, maxEntries?, protect? }.');
+  if (typeof options !== 'object' || options === null) throw new TypeError('fsTools: expected options { root, write?, maxReadBytes?, maxImageBytes?, maxEntries?, protect? }.');
   const write = options.write ?? false;
   if (typeof write !== 'boolean') throw new TypeError(`fsTools: write must be a boolean, got ${typeof write}.`);
   const limits = limitsFrom(options);
@@ -87,6 +91,7 @@ function limitsFrom(options: FsToolsOptions): FsLimits {
   return Object.freeze({
     maxReadBytes,
     maxEntries,
+    maxImageBytes: positiveInteger(options.maxImageBytes, 'maxImageBytes') ?? DEFAULT_MAX_IMAGE_BYTES,
     maxScanBytes: Math.max(256 * 1024 * 1024, maxReadBytes),
     maxEditBytes: Math.max(16 * 1024 * 1024, maxReadBytes),
     maxSearchFileBytes: Math.max(4 * 1024 * 1024, maxReadBytes),

@@ -1,11 +1,20 @@
-import { defineTool } from '@weir/core';
+import type { FileHandle } from 'node:fs/promises';
+import { defineTool, type ContentPart } from '@weir/core';
+import { IMAGE_SIGNATURE_BYTES, imageTypeOf, type ImageMediaType } from './image-type.js';
 import { FsError, quote } from './fs-error.js';
 import { assertFileAccess } from './file-access-check.js';
 import type { FsToolDeps } from './fs-tool-deps.js';
 import { readTextLines } from './read-text-lines.js';
 import { runFsBody } from './run-fs-body.js';
 
-/** What read_file returns; the model reads its rendering. */
+/** What read_file returns for an image file: the model sees the image. */
+export interface ReadImageValue {
+  /** Canonical path relative to the workspace root. */
+  readonly path: string;
+  readonly image: { readonly mediaType: ImageMediaType; readonly data: string; readonly bytes: number };
+}
+
+/** What read_file returns for a text file; the model reads its rendering. */
 export interface ReadFileValue {
   /** Canonical path relative to the workspace root. */
   readonly path: string;
@@ -27,7 +36,8 @@ export function readFileTool({ workspace, limits }: FsToolDeps) {
     description:
       `Read a UTF-8 text file inside the workspace. Give the path relative to the workspace root. ` +
       `Files over ${limits.maxReadBytes} bytes must be read in parts: pass offset (first line, 1-based) and limit (number of lines). ` +
-      `Binary files are refused.`,
+      `PNG, JPEG, GIF and WebP images up to ${limits.maxImageBytes} bytes are returned as images (whole; offset and limit do not apply). ` +
+      `Other binary files are refused.`,
     tier: 'read-only',
     files: { action: 'read', paths: ['path'] },
     parameters: {
@@ -44,9 +54,9 @@ export function readFileTool({ workspace, limits }: FsToolDeps) {
       { arguments: { path: '../outside.txt' }, expect: { ok: false, code: 'PATH_OUTSIDE_WORKSPACE' } },
       { arguments: { path: '~/.ssh/id_ed25519' }, expect: { ok: false, code: 'INVALID_PATH' } },
     ],
-    output: { render: renderReadFile },
+    output: { render: (value: ReadFileValue | ReadImageValue) => ('image' in value ? renderImage(value) : renderReadFile(value)) },
     execute: (args, exec) =>
-      runFsBody(exec, quote(String(args.path)), async (): Promise<ReadFileValue> => {
+      runFsBody(exec, quote(String(args.path)), async (): Promise<ReadFileValue | ReadImageValue> => {
         const display = quote(args.path);
         const located = await workspace.locateOrThrow(args.path, 'read');
         assertFileAccess(exec, located.relativePath, display);
@@ -56,6 +66,8 @@ export function readFileTool({ workspace, limits }: FsToolDeps) {
             // Allowed (pnpm hard-links node_modules); recorded so an audit can find it (catalogue row 31).
             exec.logger.info({ path: located.relativePath, nlink: Number(file.stat.nlink) }, 'read_file: the file has several hard links');
           }
+          const image = await readImage(file.handle, file.stat.size, limits.maxImageBytes, display);
+          if (image !== undefined) return { path: located.relativePath, image };
           const ranged = args.offset !== undefined || args.limit !== undefined;
           if (!ranged && file.stat.size > BigInt(limits.maxReadBytes)) {
             throw new FsError(
@@ -85,6 +97,37 @@ export function readFileTool({ workspace, limits }: FsToolDeps) {
         }
       }),
   });
+}
+
+/**
+ * The image in a file whose first bytes are an image signature (the name is never consulted), or
+ * `undefined` for any other file. An image over `maxBytes` is `TOO_LARGE`: it is never cut.
+ */
+async function readImage(handle: FileHandle, size: bigint, maxBytes: number, display: string): Promise<ReadImageValue['image'] | undefined> {
+  const head = new Uint8Array(IMAGE_SIGNATURE_BYTES);
+  const { bytesRead } = await handle.read(head, 0, IMAGE_SIGNATURE_BYTES, 0);
+  const mediaType = imageTypeOf(head.subarray(0, bytesRead));
+  if (mediaType === undefined) return undefined;
+  if (size > BigInt(maxBytes)) {
+    throw new FsError('TOO_LARGE', `${display} is a ${mediaType} image of ${size} bytes, over the ${maxBytes}-byte limit for images. Images are never cut; use a smaller one.`);
+  }
+  const bytes = Buffer.alloc(Number(size));
+  let filled = 0;
+  while (filled < bytes.length) {
+    const { bytesRead: read } = await handle.read(bytes, filled, bytes.length - filled, filled);
+    if (read === 0) break;
+    filled += read;
+  }
+  return { mediaType, data: bytes.subarray(0, filled).toString('base64'), bytes: filled };
+}
+
+/** An image: one line naming it, then the image itself. */
+export function renderImage(value: ReadImageValue): readonly ContentPart[] {
+  const { path, image } = value;
+  return [
+    { type: 'text', text: `${path}: ${image.mediaType} image, ${image.bytes} bytes` },
+    { type: 'image', data: image.data, mediaType: image.mediaType },
+  ];
 }
 
 /** The content as is; after a part of the file, a note saying which part and how to go on. */
