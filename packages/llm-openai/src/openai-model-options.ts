@@ -32,6 +32,13 @@ export interface OpenAIModelOptions {
    * models on hosts without a reasoning parser) into `reasoning` and `reasoning-delta` events. Default false.
    */
   readonly thinkTags?: boolean;
+  /**
+   * Whether the model takes images. Default false (many OpenAI-compatible servers reject image
+   * parts): images are replaced by a text note, "[image: 12 KB image/png, not shown: this model takes
+   * no images]". With true, user messages send them as `image_url` parts, and images of tool results
+   * follow the batch's last tool message as one user message that names each call.
+   */
+  readonly acceptsImages?: boolean;
   /** Fields added to every request body: `temperature`, `max_tokens`, `parallel_tool_calls`, `reasoning_effort`... */
   readonly extraBody?: Readonly<Record<string, unknown>>;
   /** Told before each wait between attempts (for logs and progress). Must not throw. */
@@ -52,6 +59,7 @@ export interface ResolvedOptions {
   readonly includeUsage: boolean;
   readonly sendReasoning: SendReasoning;
   readonly thinkTags: boolean;
+  readonly acceptsImages: boolean;
   readonly extraBody: Readonly<Record<string, unknown>> | undefined;
   readonly onRetry: ((event: RetryEvent) => void) | undefined;
 }
@@ -77,6 +85,7 @@ export function resolveOptions(options: OpenAIModelOptions): ResolvedOptions {
   const sendReasoning = options.sendReasoning ?? 'when-present';
   if (!SEND_REASONING.has(sendReasoning)) throw invalid(`sendReasoning must be 'when-present', 'with-tool-calls' or 'never', got ${JSON.stringify(sendReasoning)}.`);
   if (options.thinkTags !== undefined && typeof options.thinkTags !== 'boolean') throw invalid(`thinkTags must be true or false, got ${JSON.stringify(options.thinkTags)}.`);
+  if (options.acceptsImages !== undefined && typeof options.acceptsImages !== 'boolean') throw invalid(`acceptsImages must be true or false, got ${JSON.stringify(options.acceptsImages)}.`);
   const fetchImpl = options.fetch ?? globalThis.fetch;
   if (typeof fetchImpl !== 'function') throw invalid('fetch must be a function.');
 
@@ -101,6 +110,7 @@ export function resolveOptions(options: OpenAIModelOptions): ResolvedOptions {
     includeUsage: options.includeUsage ?? true,
     sendReasoning,
     thinkTags: options.thinkTags ?? false,
+    acceptsImages: options.acceptsImages ?? false,
     extraBody: options.extraBody,
     onRetry: options.onRetry,
   };

@@ -65,3 +65,51 @@ describe('toWireMessages', () => {
     expect(() => toWireMessages([{ role: 'developer', content: 'x' } as unknown as Message], 'when-present')).toThrow(TypeError);
   });
 });
+
+describe('toWireMessages and images', () => {
+  const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+  const image = { type: 'image' as const, data: PNG, mediaType: 'image/png' };
+
+  it('sends a user message with images as text and image_url parts', () => {
+    const wire = toWireMessages([{ role: 'user', content: 'look', parts: [{ type: 'text', text: 'look' }, image, { type: 'image', url: 'https://example.com/a.jpg' }] }], 'never', true);
+    expect(wire).toEqual([
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'look' },
+          { type: 'image_url', image_url: { url: `data:image/png;base64,${PNG}` } },
+          { type: 'image_url', image_url: { url: 'https://example.com/a.jpg' } },
+        ],
+      },
+    ]);
+  });
+
+  it('puts the images of one batch after its last tool message, never between two of them', () => {
+    const wire = toWireMessages(
+      [
+        { role: 'assistant', content: '', toolCalls: [{ id: 'a', name: 'shot', arguments: '{}' }, { id: 'b', name: 'shot', arguments: '{}' }] },
+        { role: 'tool', toolCallId: 'a', toolName: 'shot', content: 'first', parts: [{ type: 'text', text: 'first' }, image] },
+        { role: 'tool', toolCallId: 'b', toolName: 'shot', content: 'second', parts: [{ type: 'text', text: 'second' }, image, image] },
+        { role: 'assistant', content: 'done' },
+      ],
+      'never',
+      true,
+    );
+    expect(wire.map((message) => message.role)).toEqual(['assistant', 'tool', 'tool', 'user', 'assistant']);
+    const images = wire[3]!.content as { type: string; text?: string }[];
+    expect(images.map((part) => part.text ?? part.type)).toEqual([
+      'Images from the result of tool call a (shot):',
+      'image_url',
+      'Images from the result of tool call b (shot):',
+      'image_url',
+      'image_url',
+    ]);
+    expect(wire[2]!.content).toBe('second\n\n[2 images follow in the next user message]');
+  });
+
+  it('without acceptsImages, every image is a note in its place, and a text-only history is unchanged', () => {
+    const wire = toWireMessages([{ role: 'user', content: 'look', parts: [{ type: 'text', text: 'look' }, image] }], 'never');
+    expect(wire).toEqual([{ role: 'user', content: 'look\n\n[image: 70 B image/png, not shown: this model takes no images]' }]);
+    expect(toWireMessages([{ role: 'user', content: 'plain' }], 'never', true)).toEqual([{ role: 'user', content: 'plain' }]);
+  });
+});

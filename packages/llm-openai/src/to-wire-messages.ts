@@ -1,4 +1,4 @@
-import type { Message, ModelToolCall } from '@weir/core';
+import { describeImage, textOfParts, type ContentPart, type ImagePart, type Message, type ModelToolCall, type ToolMessage } from '@weir/core';
 
 /**
  * When an assistant message's `reasoning` goes back to the provider as `reasoning_content`:
@@ -10,9 +10,13 @@ export type SendReasoning = 'when-present' | 'with-tool-calls' | 'never';
 
 /** A Chat Completions message as sent. */
 export type WireMessage =
-  | { role: 'system' | 'user'; content: string }
+  | { role: 'system'; content: string }
+  | { role: 'user'; content: string | WireContentPart[] }
   | { role: 'assistant'; content: string | null; tool_calls?: WireToolCall[]; reasoning_content?: string }
   | { role: 'tool'; tool_call_id: string; content: string };
+
+/** A part of a user message's content as Chat Completions takes it. */
+export type WireContentPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
 
 export interface WireToolCall {
   id: string;
@@ -26,29 +30,82 @@ export interface WireToolCall {
  * knows it failed, reasoning sent back per `sendReasoning`. An assistant message that only called
  * tools has `content: null`, as OpenAI sends it. Throws `TypeError` for a message with an unknown
  * role (a programmer mistake).
+ *
+ * Images: with `acceptsImages`, a user message's parts become `text` and `image_url` parts (inline
+ * images as `data:` URLs). Tool messages take text only, and a user message between two tool
+ * messages of one batch is rejected, so the images of a batch's results follow its last tool
+ * message as one user message that names each call. Without `acceptsImages`, each image is a note
+ * in the text, in its place: "[image: 12 KB image/png, not shown: this model takes no images]".
  */
-export function toWireMessages(messages: readonly Message[], sendReasoning: SendReasoning): WireMessage[] {
-  return messages.map((message): WireMessage => {
+export function toWireMessages(messages: readonly Message[], sendReasoning: SendReasoning, acceptsImages = false): WireMessage[] {
+  const wire: WireMessage[] = [];
+  // Images of the current batch's tool results, sent once its tool messages are done.
+  let batchImages: { readonly call: ToolMessage; readonly images: readonly ImagePart[] }[] = [];
+  const flush = () => {
+    if (batchImages.length === 0) return;
+    wire.push(toolImagesMessage(batchImages));
+    batchImages = [];
+  };
+  for (const message of messages) {
+    if (message.role !== 'tool') flush();
     switch (message.role) {
       case 'system':
+        wire.push({ role: 'system', content: message.content });
+        break;
       case 'user':
-        return { role: message.role, content: message.content };
+        wire.push({ role: 'user', content: message.parts === undefined ? message.content : userContent(message.parts, acceptsImages) });
+        break;
       case 'assistant': {
         const calls = message.toolCalls ?? [];
-        const wire: WireMessage = { role: 'assistant', content: message.content === '' && calls.length > 0 ? null : message.content };
-        if (calls.length > 0) wire.tool_calls = calls.map(toWireToolCall);
+        const out: WireMessage = { role: 'assistant', content: message.content === '' && calls.length > 0 ? null : message.content };
+        if (calls.length > 0) out.tool_calls = calls.map(toWireToolCall);
         const reasoning = message.reasoning ?? '';
         if (reasoning !== '' && (sendReasoning === 'when-present' || (sendReasoning === 'with-tool-calls' && calls.length > 0))) {
-          wire.reasoning_content = reasoning;
+          out.reasoning_content = reasoning;
         }
-        return wire;
+        wire.push(out);
+        break;
       }
-      case 'tool':
-        return { role: 'tool', tool_call_id: message.toolCallId, content: message.isError === true ? markError(message.content) : message.content };
+      case 'tool': {
+        const images = message.parts === undefined ? [] : message.parts.filter((part): part is ImagePart => part.type === 'image');
+        let content = message.parts === undefined ? message.content : textOfParts(message.parts.map((part) => (part.type === 'image' && !acceptsImages ? imageNote(part) : part)));
+        if (images.length > 0 && acceptsImages) {
+          batchImages.push({ call: message, images });
+          content = `${content === '' ? '' : `${content}\n\n`}[${images.length === 1 ? 'the image follows' : `${images.length} images follow`} in the next user message]`;
+        }
+        wire.push({ role: 'tool', tool_call_id: message.toolCallId, content: message.isError === true ? markError(content) : content });
+        break;
+      }
       default:
         throw new TypeError(`Cannot send a message with role ${JSON.stringify((message as { role?: unknown }).role)}.`);
     }
-  });
+  }
+  flush();
+  return wire;
+}
+
+/** A user message's parts: text and images for a model that takes images, else all text with notes. */
+function userContent(parts: readonly ContentPart[], acceptsImages: boolean): string | WireContentPart[] {
+  if (!acceptsImages) return textOfParts(parts.map((part) => (part.type === 'image' ? imageNote(part) : part)));
+  return parts.map((part): WireContentPart => (part.type === 'image' ? imageUrl(part) : { type: 'text', text: textOfParts([part]) }));
+}
+
+/** The images of one batch's tool results, as the user message that follows the batch. */
+function toolImagesMessage(batch: readonly { readonly call: ToolMessage; readonly images: readonly ImagePart[] }[]): WireMessage {
+  const content: WireContentPart[] = [];
+  for (const { call, images } of batch) {
+    content.push({ type: 'text', text: `Images from the result of tool call ${call.toolCallId} (${call.toolName}):` });
+    for (const image of images) content.push(imageUrl(image));
+  }
+  return { role: 'user', content };
+}
+
+function imageUrl(part: ImagePart): WireContentPart {
+  return { type: 'image_url', image_url: { url: 'data' in part ? `data:${part.mediaType};base64,${part.data}` : part.url } };
+}
+
+function imageNote(part: ImagePart): ContentPart {
+  return { type: 'text', text: `[image: ${describeImage(part)}, not shown: this model takes no images]` };
 }
 
 function toWireToolCall(call: ModelToolCall): WireToolCall {

@@ -6,6 +6,7 @@ export interface WireRequestOptions {
   readonly model: string;
   readonly includeUsage: boolean;
   readonly sendReasoning: SendReasoning;
+  readonly acceptsImages?: boolean;
   readonly extraBody: Readonly<Record<string, unknown>> | undefined;
 }
 
@@ -23,7 +24,7 @@ export function toWireRequest(request: ModelRequest, options: WireRequestOptions
   return {
     ...extra,
     model: options.model,
-    messages: toWireMessages(request.messages, options.sendReasoning),
+    messages: toWireMessages(request.messages, options.sendReasoning, options.acceptsImages ?? false),
     stream: true,
     ...(options.includeUsage && { stream_options: { ...streamOptions, include_usage: true } }),
     ...(request.tools.length > 0 && {
