@@ -48,10 +48,10 @@ async function until(check: () => boolean, what: string): Promise<void> {
 }
 
 /** Starts one approval, waits for the prompt, types `keys` (each after a redraw). */
-async function answer(keys: string[], overrides: Partial<ApproverRequest> = {}) {
+async function answer(keys: string[], overrides: Partial<ApproverRequest> = {}, options: { onInterrupt?: () => void } = {}) {
   const input = new FakeKeyboard();
   const output = new FakeScreen();
-  const pending = Promise.resolve(terminalApprover({ input, output })(request(overrides)));
+  const pending = Promise.resolve(terminalApprover({ input, output, ...options })(request(overrides)));
   await until(() => output.text.includes('Allow once'), 'the prompt');
   for (const key of keys) {
     const before = output.text.length;
@@ -156,13 +156,29 @@ describe('terminalApprover', () => {
     expect(result).toEqual({ decision: 'deny' });
   });
 
-  it.each([
-    ['Esc', KEYS.escape],
-    ['Ctrl-C', KEYS.ctrlC],
-  ])('%s denies', async (_name, key) => {
-    const { result, screen } = await answer([key]);
+  it('Esc denies', async () => {
+    const { result, screen } = await answer([KEYS.escape]);
     expect(result).toEqual({ decision: 'deny' });
     expect(screen).toContain('Denied.');
+  });
+
+  it('Ctrl-C denies, says it was interrupted and tells the program, which decides what follows', async () => {
+    let interrupts = 0;
+    const { result, screen } = await answer([KEYS.ctrlC], {}, { onInterrupt: () => (interrupts += 1) });
+    expect(result).toEqual({ decision: 'deny' });
+    expect(screen).toContain('Denied: interrupted (Ctrl-C).');
+    expect(interrupts).toBe(1);
+  });
+
+  it('Ctrl-C in the message prompt is an interrupt too; Esc and answers are not', async () => {
+    let interrupts = 0;
+    const onInterrupt = () => (interrupts += 1);
+    await answer([KEYS.escape], {}, { onInterrupt });
+    await answer([KEYS.enter], {}, { onInterrupt });
+    expect(interrupts).toBe(0);
+    const { result } = await answer([KEYS.down, KEYS.enter, KEYS.ctrlC], {}, { onInterrupt });
+    expect(result).toEqual({ decision: 'deny' });
+    expect(interrupts).toBe(1);
   });
 
   it('closes the prompt and denies when the request is aborted', async () => {

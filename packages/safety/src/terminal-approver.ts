@@ -6,8 +6,17 @@ import { DEFAULT_MAX_VALUE_CHARS, formatApproval } from './format-approval.js';
 export interface TerminalApproverOptions {
   /** Where keys come from. Default `process.stdin`. */
   readonly input?: Readable & { readonly isTTY?: boolean };
-  /** Where the prompt is drawn. Default `process.stdout`. */
+  /**
+   * Where the prompt is drawn. Default `process.stdout`, or `process.stderr` when only that is a
+   * terminal (output piped to a file or another program), so the prompt still reaches the person.
+   */
   readonly output?: Writable & { readonly isTTY?: boolean };
+  /**
+   * Told when the person presses Ctrl-C at the prompt, after the call was denied. The approver never
+   * ends the process itself: the program decides (a one-shot script exits with status 130, an
+   * interactive program cancels the turn). Must not throw.
+   */
+  readonly onInterrupt?: () => void;
   /** Cap on one argument's shown JSON, in characters. Default 2000. */
   readonly maxValueChars?: number;
 }
@@ -31,8 +40,9 @@ function loadClack(): Promise<Clack> {
  * and offers allow once, allow for this session and allow always (when safety offers them, with what
  * they cover or save), deny, and deny with a
  * message for the model, with the cursor on Deny. Keys typed before the prompt is drawn are
- * discarded. Esc and Ctrl-C deny; so do an abort of `request.signal`, which also closes the
- * prompt, and standard input closing. Prompts never overlap: requests wait their turn.
+ * discarded. Esc and Ctrl-C deny; Ctrl-C also says the prompt was interrupted and calls
+ * `onInterrupt`. An abort of `request.signal` denies too, and closes the prompt, and so does
+ * standard input closing. Prompts never overlap: requests wait their turn.
  *
  * Without a terminal (input or output is not a TTY) it never prompts: it throws, and the call is
  * denied (fail closed), with a message saying there was no terminal to ask. Modes that need no
@@ -43,17 +53,25 @@ export function terminalApprover(options: TerminalApproverOptions = {}): Approve
   let queue: Promise<unknown> = Promise.resolve();
   return (request) => {
     const input = options.input ?? process.stdin;
-    const output = options.output ?? process.stdout;
+    const output = options.output ?? (process.stdout.isTTY !== true && process.stderr.isTTY === true ? process.stderr : process.stdout);
     if (input.isTTY !== true || output.isTTY !== true) {
-      throw new Error(`there is no terminal to ask: ${input.isTTY !== true ? 'stdin' : 'stdout'} is not a TTY`);
+      const which = input.isTTY !== true ? 'stdin' : options.output === undefined ? 'neither stdout nor stderr' : 'stdout';
+      throw new Error(`there is no terminal to ask: ${which} is not a TTY`);
     }
-    const turn = queue.then(() => prompt(request, { input, output, maxValueChars }));
+    const turn = queue.then(() => prompt(request, { input, output, maxValueChars, onInterrupt: options.onInterrupt }));
     queue = turn.catch(() => undefined);
     return turn;
   };
 }
 
-async function prompt(request: ApproverRequest, io: { input: Readable; output: Writable; maxValueChars: number }): Promise<ApproverAnswer> {
+interface PromptIO {
+  readonly input: Readable;
+  readonly output: Writable;
+  readonly maxValueChars: number;
+  readonly onInterrupt?: (() => void) | undefined;
+}
+
+async function prompt(request: ApproverRequest, io: PromptIO): Promise<ApproverAnswer> {
   if (request.signal.aborted) return DENY;
   const { isCancel, log, select, text } = await loadClack();
   // Say how it ended: a cancelled clack prompt still shows the option the cursor was on.
@@ -68,27 +86,42 @@ async function prompt(request: ApproverRequest, io: { input: Readable; output: W
   const onClosed = () => closed.abort(new Error('standard input was closed'));
   for (const event of CLOSE_EVENTS) io.input.on(event, onClosed);
   const signal = AbortSignal.any([request.signal, closed.signal]);
+  // clack cancels on Esc and Ctrl-C alike; Ctrl-C is told apart by its keypress event.
+  let interrupted = false;
+  const onKeypress = (text: string | undefined, key: { ctrl?: boolean; name?: string } | undefined) => {
+    if (text === '\u0003' || (key?.ctrl === true && key.name === 'c')) interrupted = true;
+  };
   try {
     await discardPendingInput(io.input, signal);
-    return await choose(request, io, signal, done, () => closed.signal.aborted, { isCancel, select, text });
+    io.input.on('keypress', onKeypress);
+    return await choose(request, io, signal, done, () => closed.signal.aborted, { isCancel, select, text }, () => interrupted);
   } finally {
+    io.input.off('keypress', onKeypress);
     for (const event of CLOSE_EVENTS) io.input.off(event, onClosed);
+    if (interrupted) io.onInterrupt?.();
   }
 }
 
 async function choose(
   request: ApproverRequest,
-  io: { input: Readable; output: Writable; maxValueChars: number },
+  io: PromptIO,
   signal: AbortSignal,
   done: (answer: ApproverAnswer, note: string) => ApproverAnswer,
   inputGone: () => boolean,
   { isCancel, select, text }: Pick<Clack, 'isCancel' | 'select' | 'text'>,
+  interrupted: () => boolean,
 ): Promise<ApproverAnswer> {
   const common = { input: io.input, output: io.output, signal };
   const cancelled = () =>
     done(
       DENY,
-      inputGone() ? 'Denied: standard input was closed, so nobody can answer.' : request.signal.aborted ? 'Denied: the request was cancelled or timed out.' : 'Denied.',
+      interrupted()
+        ? 'Denied: interrupted (Ctrl-C).'
+        : inputGone()
+          ? 'Denied: standard input was closed, so nobody can answer.'
+          : request.signal.aborted
+            ? 'Denied: the request was cancelled or timed out.'
+            : 'Denied.',
     );
   if (signal.aborted) return cancelled();
 
