@@ -1,13 +1,17 @@
 /**
  * Step 2: the loop with hands and eyes. The model calls `read_file` and `list_dir` (from
  * @weir/tools-fs); every result, an error too, goes back to the model, which reads it and answers.
- * The tools are confined to ./workspace. Run: `pnpm demo`, or `tsx --conditions=@weir/source examples/first-agent/step2-tools.ts [lines...]`.
+ * The tools are confined to ./workspace (or `--workspace <folder>`). Run: `pnpm demo`, or
+ * `tsx --conditions=@weir/source examples/first-agent/step2-tools.ts [--workspace <folder>] [lines...]`.
  */
 import { fileURLToPath } from 'node:url';
 import { createAgent, createHarness } from '@weir/core';
 import { fsTools } from '@weir/tools-fs';
-import { chooseModel } from './choose-model.js';
+import { chooseModel } from './cli/choose-model.js';
+import { parseFlags } from './cli/parse-flags.js';
+import { runProgram } from './cli/run-program.js';
 
+const USAGE = 'step2-tools.ts [--workspace <folder>] [--debug] [--] [lines...]';
 const DEFAULT_LINES = [
   'list dir .',
   'read file notes.txt',
@@ -16,39 +20,54 @@ const DEFAULT_LINES = [
   '读文件 todo.md',
   '谢谢！',
 ];
-const lines = process.argv.length > 2 ? process.argv.slice(2) : DEFAULT_LINES;
-const root = fileURLToPath(new URL('./workspace/', import.meta.url));
 const oneLine = (text: string) => text.replace(/\n/g, ' ⏎ ');
 
-const harness = createHarness();
-// Read-only file tools (read_file, list_dir, find_files, search_files), confined to ./workspace.
-await harness.use(fsTools({ root }));
-const agent = createAgent({
-  model: await chooseModel(),
-  harness,
-  system: 'You can read files and list folders of a small workspace with your tools. Answer in the language of the user.',
-  maxSteps: 8,
-});
+await runProgram(async () => {
+  const { values, positionals } = parseFlags(USAGE, { workspace: { type: 'string' } });
+  if (values.help) return console.log(`Usage: ${USAGE}`);
+  const lines = positionals.length > 0 ? positionals : DEFAULT_LINES;
+  const root = values.workspace ?? fileURLToPath(new URL('./workspace/', import.meta.url));
+  const { model, description, progress } = await chooseModel();
+  console.error(`[model] ${description}`);
 
-// Ctrl-C stops the running turn: its model call and its tools are cancelled, and the program ends.
-const stop = new AbortController();
-process.once('SIGINT', () => stop.abort());
+  const harness = createHarness();
+  try {
+    // Read-only file tools (read_file, list_dir, find_files, search_files), confined to the workspace.
+    await harness.use(fsTools({ root }));
+    const agent = createAgent({
+      model,
+      harness,
+      system: 'You can read files and list folders of a small workspace with your tools. Answer in the language of the user.',
+      maxSteps: 8,
+    });
 
-for (const line of lines) {
-  console.log(`[user] ${line}`);
-  const result = await agent.turn(line, {
-    signal: stop.signal,
-    stream: false,
-    onEvent(event) {
-      if (event.type === 'tool-result') {
-        const { result: toolResult } = event;
-        console.log(`[tool:${event.call.name}] -> ${toolResult.ok ? 'ok' : `ERR ${oneLine(toolResult.error.message)}`}`);
-      } else if (event.type === 'model-call-end' && event.response.text !== '') {
-        console.log(`[assistant] ${oneLine(event.response.text)}`);
+    // Ctrl-C stops the running turn: its model call and its tools are cancelled, and the program ends.
+    const stop = new AbortController();
+    process.once('SIGINT', () => stop.abort());
+
+    for (const line of lines) {
+      console.log(`[user] ${line}`);
+      const result = await agent
+        .turn(line, {
+          signal: stop.signal,
+          stream: false,
+          onEvent: progress.watch((event) => {
+            if (event.type === 'tool-result') {
+              const { result: toolResult } = event;
+              console.log(`[tool:${event.call.name}] -> ${toolResult.ok ? 'ok' : `ERR ${oneLine(toolResult.error.message)}`}`);
+            } else if (event.type === 'model-call-end' && event.response.text !== '') {
+              console.log(`[assistant] ${oneLine(event.response.text)}`);
+            }
+          }),
+        })
+        .finally(progress.stop);
+      if (result.stopReason !== 'stop') console.log(`[stopped: ${result.stopReason}]`);
+      if (result.stopReason === 'aborted') {
+        process.exitCode = 130;
+        break;
       }
-    },
-  });
-  if (result.stopReason !== 'stop') console.log(`[stopped: ${result.stopReason}]`);
-  if (result.stopReason === 'aborted') break;
-}
-await harness.close();
+    }
+  } finally {
+    await harness.close();
+  }
+});

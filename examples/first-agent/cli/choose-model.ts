@@ -1,14 +1,63 @@
 import type { LanguageModel } from '@weir/core';
 import { createMockModel } from '@weir/llm-mock';
+import { modelProgress, type ModelProgress } from './model-progress.js';
+
+/** Defaults of the examples, shorter than the package's: a stalled server is given up on sooner. */
+const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
+const LONGEST_NOTICE_MS = 10_000;
+
+/** The model an example talks to, how to say which it is, and what shows its waits. */
+export interface ChosenModel {
+  readonly model: LanguageModel;
+  /** For the `[model]` line every example prints first. */
+  readonly description: string;
+  readonly progress: ModelProgress;
+}
 
 /**
- * The model the examples talk to: an OpenAI-compatible endpoint when OPENAI_BASE_URL,
- * OPENAI_API_KEY and OPENAI_MODEL are all set, the deterministic mock otherwise (no key needed).
- * @weir/llm-openai is imported only when it is used, so the mock path never loads it.
+ * The model the examples talk to. When any `OPENAI_*` variable is set, an OpenAI-compatible
+ * endpoint from `openAIModelFromEnv()` (an incomplete set fails with its error, naming what is
+ * missing; there is no silent fallback to the mock). `OPENAI_API_KEY` may be left unset for a
+ * local server without keys (Ollama, LM Studio, vLLM): no Authorization header is sent then.
+ * The examples also read `OPENAI_IDLE_TIMEOUT_MS` (default 60 000: the longest silence before an
+ * attempt is given up) and `OPENAI_MAX_RETRIES` (default 2). With no `OPENAI_*` variable, the
+ * deterministic `mock` (no key needed). @weir/llm-openai is loaded only when it is used.
  */
-export async function chooseModel(): Promise<LanguageModel> {
-  const { OPENAI_BASE_URL, OPENAI_API_KEY, OPENAI_MODEL } = process.env;
-  if (!OPENAI_BASE_URL || !OPENAI_API_KEY || !OPENAI_MODEL) return createMockModel();
+export async function chooseModel(mock: () => LanguageModel = createMockModel, env: NodeJS.ProcessEnv = process.env): Promise<ChosenModel> {
+  const set = Object.keys(env).filter((name) => name.startsWith('OPENAI_') && env[name]?.trim());
+  if (set.length === 0) {
+    const model = mock();
+    return { model, description: `${model.id} (the mock model: no OPENAI_* variable is set)`, progress: modelProgress(LONGEST_NOTICE_MS) };
+  }
   const { openAIModelFromEnv } = await import('@weir/llm-openai');
-  return openAIModelFromEnv();
+  const idleTimeoutMs = number(env, 'OPENAI_IDLE_TIMEOUT_MS', DEFAULT_IDLE_TIMEOUT_MS, 1);
+  const maxRetries = number(env, 'OPENAI_MAX_RETRIES', undefined, 0);
+  // A notice before the idle limit runs out, at most every 10 s.
+  const progress = modelProgress(Math.min(LONGEST_NOTICE_MS, Math.max(250, Math.floor(idleTimeoutMs / 3))));
+  const model = openAIModelFromEnv({
+    ...(env.OPENAI_API_KEY?.trim() ? {} : { apiKey: '' }),
+    idleTimeoutMs,
+    ...(maxRetries === undefined ? {} : { maxRetries }),
+    onRetry: progress.onRetry,
+    env,
+  });
+  return { model, description: `${model.id} at ${where(env.OPENAI_BASE_URL ?? '')}${env.OPENAI_API_KEY?.trim() ? '' : ' (no OPENAI_API_KEY: no key sent)'}`, progress };
+}
+
+function number<D extends number | undefined>(env: NodeJS.ProcessEnv, name: string, fallback: D, min: number): number | D {
+  const text = env[name]?.trim();
+  if (text === undefined || text === '') return fallback;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be a whole number >= ${min}, got ${JSON.stringify(text)}.`);
+  return value;
+}
+
+/** The base URL without credentials or query: what the `[model]` line shows. */
+function where(baseURL: string): string {
+  try {
+    const url = new URL(baseURL.trim());
+    return `${url.origin}${url.pathname}`;
+  } catch {
+    return JSON.stringify(baseURL);
+  }
 }

@@ -1,7 +1,7 @@
 // step3-safety run as a user would: headless (no terminal: every write that needs approval is
 // denied), and in a real terminal (tmux) where a person allows one write and denies the next.
 import { execFile, execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -120,6 +120,31 @@ describe('examples/first-agent step3-safety', () => {
       ]);
       expect(text).toContain('Allowed once.');
       expect(text).toContain('EXAMPLE EXITED 0');
+    }, 90_000);
+
+    it.skipIf(tmuxMissing)('one Ctrl-C at the prompt denies the call and ends the program with status 130', async () => {
+      const unset = 'unset OPENAI_BASE_URL OPENAI_API_KEY OPENAI_MODEL';
+      tmux('-f', '/dev/null', 'new-session', '-d', '-s', session, '-x', '120', '-y', '50', `${unset}; cd '${repo}' && '${tsx}' --conditions=@weir/source ${script}; echo "EXAMPLE EXITED $?"; sleep 120`);
+      await waitFor(/Deny, with a message for the model/);
+      await press('C-c');
+      const text = await waitFor(/EXAMPLE EXITED/);
+      expect(text).toContain('Denied: interrupted (Ctrl-C).');
+      expect(text).toContain('EXAMPLE EXITED 130');
+      // The turn stopped there: no second prompt, no later line.
+      expect(text).not.toContain('plan.md');
+    }, 90_000);
+
+    it.skipIf(tmuxMissing)('with standard output piped, the prompt is drawn on the terminal (standard error)', async () => {
+      const out = join(socketDir, 'stdout.txt');
+      const unset = 'unset OPENAI_BASE_URL OPENAI_API_KEY OPENAI_MODEL';
+      tmux('-f', '/dev/null', 'new-session', '-d', '-s', session, '-x', '120', '-y', '50', `${unset}; cd '${repo}' && '${tsx}' --conditions=@weir/source ${script} 'write hello.txt: hi' > '${out}'; echo "EXAMPLE EXITED $?"; sleep 120`);
+      await waitFor(/Deny, with a message for the model/);
+      await press('Enter');
+      const text = await waitFor(/EXAMPLE EXITED/);
+      expect(text).toContain('EXAMPLE EXITED 0');
+      const piped = readFileSync(out, 'utf8');
+      expect(piped).not.toContain('Allow once');
+      expect(piped.trimEnd().split('\n')).toEqual(expect.arrayContaining(['[tool:write_file] -> ok', '[workspace] hello.txt: hi']));
     }, 90_000);
   });
 });

@@ -43,7 +43,7 @@ describe('examples/first-agent step4-session', () => {
       '[assistant] Tool list_dir returned: docs/ ⏎ notes.txt ⏎ todo.md',
       '[user] read file notes.txt',
       '[tool:read_file] -> ok',
-      '[assistant] Tool read_file returned: Buy milk. Call Ada about the weir plugin. Ship the agent loo',
+      '[assistant] Tool read_file returned: Buy milk. Call Ada about the weir plugin. Ship the agent loop.',
       `[session] ${id} saved. Continue it with --resume ${id}`,
     ]);
 
@@ -51,13 +51,13 @@ describe('examples/first-agent step4-session', () => {
     expect(second).toEqual([
       expect.stringMatching(new RegExp(`^\\[session\\] ${id} resumed `)),
       // The earlier conversation, briefly, then the new line.
-      '[earlier] 9 messages:',
+      '[earlier] 9 messages, shown as 6 lines:',
       '  [user] list dir .',
       '  [tool:list_dir] -> ok',
       '  [assistant] Tool list_dir returned: docs/ ⏎ notes.txt ⏎ todo.md',
       '  [user] read file notes.txt',
       '  [tool:read_file] -> ok',
-      '  [assistant] Tool read_file returned: Buy milk. Call Ada about the weir plugin. Ship the agent loo',
+      '  [assistant] Tool read_file returned: Buy milk. Call Ada about the weir plugin. Ship the agent loop.',
       '[user] read file todo.md',
       '[tool:read_file] -> ok',
       expect.stringMatching(/^\[assistant\] Tool read_file returned: # 待办/),

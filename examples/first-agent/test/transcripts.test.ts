@@ -41,7 +41,7 @@ describe('examples/first-agent', () => {
       '[assistant] Tool list_dir returned: docs/ ⏎ notes.txt ⏎ todo.md',
       '[user] read file notes.txt',
       '[tool:read_file] -> ok',
-      '[assistant] Tool read_file returned: Buy milk. Call Ada about the weir plugin. Ship the agent loo',
+      '[assistant] Tool read_file returned: Buy milk. Call Ada about the weir plugin. Ship the agent loop.',
       '[user] read file missing.txt',
       expect.stringMatching(/^\[tool:read_file\] -> ERR "?missing\.txt"? does not exist/),
       expect.stringMatching(/^\[assistant\] Tool read_file returned: Error \[NOT_FOUND\]: "?missing\.txt"? does not exist/),
