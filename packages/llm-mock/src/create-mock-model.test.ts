@@ -52,11 +52,20 @@ describe('createMockModel', () => {
     expect(chinese.text).toContain('工具 list_dir 在这里不可用');
   });
 
-  it('answers a tool result with the first 60 characters of the result', async () => {
-    const content = 'abcdefghij'.repeat(10);
-    const response = await createMockModel().complete(afterResult('read file long.txt', 'read_file', content));
+  it('answers a tool result with its start: whole words up to 120 characters, then "…"', async () => {
+    const short = 'Buy milk. Call Ada about the weir plugin. Ship the agent loop.';
+    expect((await createMockModel().complete(afterResult('read file a.txt', 'read_file', short))).text).toBe(`Tool read_file returned: ${short}`);
+    const words = 'word '.repeat(40).trim();
+    const response = await createMockModel().complete(afterResult('read file long.txt', 'read_file', words));
     expect(response).toMatchObject({ toolCalls: [], finishReason: 'stop' });
-    expect(response.text).toBe(`Tool read_file returned: ${content.slice(0, 60)}`);
+    // 24 whole words fit in 120 characters (5 each, the last without its space); none is cut.
+    expect(response.text).toBe(`Tool read_file returned: ${'word '.repeat(24).trim()}…`);
+  });
+
+  it('cuts a run without spaces at 120 characters, marked "…"', async () => {
+    const content = 'abcdefghij'.repeat(20);
+    const response = await createMockModel().complete(afterResult('read file long.txt', 'read_file', content));
+    expect(response.text).toBe(`Tool read_file returned: ${content.slice(0, 120)}…`);
   });
 
   it('quotes an error result, error text included', async () => {
@@ -71,9 +80,9 @@ describe('createMockModel', () => {
   });
 
   it('counts characters, not UTF-16 units, when it quotes', async () => {
-    const content = '😀'.repeat(70);
+    const content = '😀'.repeat(130);
     const response = await createMockModel().complete(afterResult('read file e.txt', 'read_file', content));
-    expect(response.text).toBe(`Tool read_file returned: ${'😀'.repeat(60)}`);
+    expect(response.text).toBe(`Tool read_file returned: ${'😀'.repeat(120)}…`);
   });
 
   it('quotes the user when no rule applies', async () => {

@@ -1,5 +1,5 @@
 import { imageBytes, type ContentPart, type LanguageModel, type Message, type ModelRequest, type ModelResponse, type ToolMessage } from '@weir/core';
-import { firstCharacters, languageOf, parseCommand, QUOTED_RESULT_CHARS, REPLIES } from './mock-rules.js';
+import { languageOf, parseCommand, QUOTED_RESULT_CHARS, quoteStart, REPLIES } from './mock-rules.js';
 import { streamResponse } from './stream-response.js';
 
 /**
@@ -7,7 +7,8 @@ import { streamResponse } from './stream-response.js';
  * - "read file X" / "读文件 X" calls `read_file { path: X }`;
  * - "list dir X" / "列目录 X" calls `list_dir { path: X }`;
  * - after tool results, it answers "Tool read_file returned: " / "工具 read_file 返回了：" followed by
- *   the first 60 characters of each result (an error result's text included);
+ *   the start of each result, up to 120 characters cut at a word and marked "…" when more follows
+ *   (an error result's text included);
  * - images it receives (in a tool result or a user message) are described: "I see 1 image
  *   (image/png, 70 bytes)." / "我看到 1 张图片（image/png, 70 bytes）。";
  * - anything else gets a plain reply that quotes the user.
@@ -36,7 +37,7 @@ function answer(request: ModelRequest): ModelResponse {
   const results = trailingToolMessages(messages);
   if (results.length > 0) {
     const lines = results.map((result) => {
-      const line = replies.toolReturned(result.toolName, firstCharacters(result.content, QUOTED_RESULT_CHARS));
+      const line = replies.toolReturned(result.toolName, quoteStart(result.content, QUOTED_RESULT_CHARS));
       const images = imagesOf(result.parts);
       return images.length === 0 ? line : `${line}\n${replies.seeImages(images)}`;
     });

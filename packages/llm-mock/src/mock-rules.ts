@@ -46,8 +46,21 @@ export function firstCharacters(text: string, count: number): string {
   return text.slice(0, end);
 }
 
-/** How many characters of a tool result the reply quotes. */
-export const QUOTED_RESULT_CHARS = 60;
+/**
+ * The start of `text` for a reply: all of it when it has at most `count` characters, else the words
+ * that fit (a word longer than that is cut), followed by "…" to say that more follows.
+ */
+export function quoteStart(text: string, count: number): string {
+  const start = firstCharacters(text, count);
+  if (start.length === text.length) return text;
+  // Back to the last space, unless that loses more than half: a run without spaces is cut as it is.
+  const space = start.search(/\s\S*$/);
+  const cut = space > start.length / 2 ? start.slice(0, space) : start;
+  return `${cut.trimEnd()}…`;
+}
+
+/** How many characters of a tool result the reply quotes at most. */
+export const QUOTED_RESULT_CHARS = 120;
 
 /** The reply's wording, per language. */
 export const REPLIES: Readonly<Record<MockLanguage, {

@@ -29,6 +29,9 @@ describe('errorFromResponse', () => {
     expect(result.code).toBe(code);
     expect(result.retryable).toBe(retryable);
     expect(result.status).toBe(status);
+    // The status is named once, with the request it answered: never "(HTTP 500) (HTTP 500 from ...)".
+    expect(result.message.split(`HTTP ${status}`).length - 1).toBe(1);
+    expect(result.message).not.toMatch(/\.\./);
   });
 
   it.each([

@@ -88,7 +88,7 @@ function headline(code: OpenAIErrorCode, status: number, { model }: ErrorContext
     case 'CONTEXT_LENGTH_EXCEEDED': return `The request does not fit the context window of model "${model}"`;
     case 'QUOTA_EXCEEDED': return 'The quota or credit of this API key is exhausted';
     case 'RATE_LIMITED': return 'Rate limited';
-    case 'PROVIDER_UNAVAILABLE': return `The provider is unavailable or timed out (HTTP ${status})`;
+    case 'PROVIDER_UNAVAILABLE': return 'The provider is unavailable or timed out';
     case 'BAD_REQUEST': return 'The server rejected the request';
     default: return `Unexpected HTTP status ${status}`;
   }

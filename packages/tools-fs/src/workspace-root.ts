@@ -22,7 +22,10 @@ export async function canonicalRoot(root: unknown): Promise<WorkspaceRoot> {
   try {
     canonical = await realpath(path.resolve(root));
   } catch (error) {
-    throw new Error(`fsTools: the workspace root ${JSON.stringify(root)} cannot be resolved (${(error as { code?: string }).code ?? 'error'}).`, { cause: error });
+    const code = (error as { code?: string }).code;
+    // Say what is wrong in words for the common cases; the code stays for the rest.
+    const what = code === 'ENOENT' ? 'does not exist' : code === 'ENOTDIR' ? 'is not a directory (a part of the path is a file)' : code === 'EACCES' ? 'cannot be read (permission denied)' : `cannot be resolved (${code ?? 'error'})`;
+    throw new Error(`fsTools: the workspace root ${JSON.stringify(root)} ${what}.`, { cause: error });
   }
   const info = await stat(canonical, { bigint: true });
   if (!info.isDirectory()) throw new Error(`fsTools: the workspace root ${JSON.stringify(root)} is not a directory.`);

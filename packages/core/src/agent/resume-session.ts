@@ -37,7 +37,10 @@ export function resumeSession(session: Session, system: string | undefined, logg
     logger.warn({ sessionId: session.id }, 'createAgent: the session keeps its own system message; the system option is ignored');
   }
   const last = messages.at(-1);
-  // A last turn that ended with an answer only lacks its turn_end: nothing is left to do.
-  const turnOpen = history.turnOpen && (history.pending.length > 0 || last?.role === 'user' || last?.role === 'tool');
+  // A last turn that ended with an answer only lacks its turn_end: nothing is left to do. A history
+  // that ends with the user's message was never answered (the model call failed or was aborted):
+  // that turn is open too, so resume() asks the model again instead of a new turn adding a second
+  // user message in a row.
+  const turnOpen = last?.role === 'user' || (history.turnOpen && (history.pending.length > 0 || last?.role === 'tool'));
   return { messages, recorder, pending: history.pending, interrupted: history.interrupted, turnOpen };
 }

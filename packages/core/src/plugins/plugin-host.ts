@@ -45,7 +45,9 @@ export class PluginHost {
     } catch (error) {
       const cleanupErrors = await registrations.unwind();
       for (const cleanupError of cleanupErrors) this.runtime.logger.error({ err: cleanupError, plugin: name }, 'cleanup after a failed setup failed');
-      throw new HarnessError('PLUGIN_SETUP_FAILED', `Plugin "${name}" failed to set up: ${error instanceof Error ? error.message : String(error)}. Nothing it registered was kept.`, { cause: error });
+      // The cause's message usually ends with its own period: never print two.
+      const reason = (error instanceof Error ? error.message : String(error)).replace(/[.\s]+$/, '');
+      throw new HarnessError('PLUGIN_SETUP_FAILED', `Plugin "${name}" failed to set up: ${reason}. Nothing it registered was kept.`, { cause: error });
     } finally {
       this.#loading.delete(name);
     }

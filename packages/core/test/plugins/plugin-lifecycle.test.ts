@@ -127,7 +127,7 @@ describe('plugins: loading and unloading', () => {
   });
 
   it.each([
-    ['synchronously', () => { throw new Error('bad config'); }],
+    ['synchronously', () => { throw new Error('bad config.'); }],
     ['asynchronously', async () => { await Promise.resolve(); throw new Error('bad config'); }],
   ])('leaves nothing behind when setup throws %s, and fails with PLUGIN_SETUP_FAILED naming the plugin', async (_label, fail) => {
     const harness = await baseHarness();
@@ -136,7 +136,8 @@ describe('plugins: loading and unloading', () => {
     expect(error).toBeInstanceOf(HarnessError);
     expect((error as HarnessError).code).toBe('PLUGIN_SETUP_FAILED');
     expect((error as HarnessError).message).toContain('"half-done"');
-    expect((error as HarnessError).message).toContain('bad config');
+    // One period after the cause's message, whether it ended with one or not.
+    expect((error as HarnessError).message).toContain('bad config. Nothing it registered was kept.');
     expect(diffSnapshots(before, snapshotHarness(harness))).toEqual([]);
     // The name is free again: a fixed plugin of the same name loads.
     await expect(harness.use(everythingPlugin('half-done'))).resolves.toBeTypeOf('function');
