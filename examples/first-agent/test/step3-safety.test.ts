@@ -139,7 +139,8 @@ describe('examples/first-agent step3-safety', () => {
       const unset = 'unset OPENAI_BASE_URL OPENAI_API_KEY OPENAI_MODEL';
       tmux('-f', '/dev/null', 'new-session', '-d', '-s', session, '-x', '120', '-y', '50', `${unset}; cd '${repo}' && '${tsx}' --conditions=@weir/source ${script} 'write hello.txt: hi' > '${out}'; echo "EXAMPLE EXITED $?"; sleep 120`);
       await waitFor(/Deny, with a message for the model/);
-      await press('Enter');
+      // The cursor starts on Deny: up twice to "Allow once".
+      await press('Up', 'Up', 'Enter');
       const text = await waitFor(/EXAMPLE EXITED/);
       expect(text).toContain('EXAMPLE EXITED 0');
       const piped = readFileSync(out, 'utf8');
