@@ -3,7 +3,7 @@ import { escapeForTerminal } from './escape-for-terminal.js';
 
 describe('escapeForTerminal', () => {
   it.each([
-    ['right-to-left override (RELIABILITY row 40)', 'invoice\u202Etxt.exe', 'invoice\\u202Etxt.exe'],
+    ['right-to-left override (docs/reliability.md row 40)', 'invoice\u202Etxt.exe', 'invoice\\u202Etxt.exe'],
     ['every bidi embedding and override', '\u202A\u202B\u202C\u202D\u202E', '\\u202A\\u202B\\u202C\\u202D\\u202E'],
     ['every bidi isolate', '\u2066\u2067\u2068\u2069', '\\u2066\\u2067\\u2068\\u2069'],
     ['bidi marks', '\u200E\u200F\u061C', '\\u200E\\u200F\\u061C'],

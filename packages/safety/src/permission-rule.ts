@@ -190,7 +190,7 @@ function strictCandidates(item: PathArgument): string[] {
     forms.add(item.canonical.relativePath);
     forms.add(item.canonical.path);
   }
-  // NFD and NFC spellings name the same file on some volumes (RELIABILITY 1.2 row 38).
+  // NFD and NFC spellings name the same file on some volumes (docs/reliability.md 1.2 row 38).
   for (const form of [...forms]) forms.add(form.normalize('NFC'));
   return [...forms];
 }

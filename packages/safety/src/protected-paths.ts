@@ -4,7 +4,7 @@
  * files, package scripts (`package.json`) and registry config (`.npmrc`), CI workflows, dev
  * containers, pre-commit hooks. A write or
  * dangerous tool naming one asks every time, in every mode, even when an allow rule or "allow for
- * this session" would cover it (RELIABILITY 1.2 rows 56-58). They match case-insensitively (row 44)
+ * this session" would cover it (docs/reliability.md 1.2 rows 56-58). They match case-insensitively (row 44)
  * and on the literal path too, so they hold for files that do not exist yet (row 57).
  * Replace the list with `safety({ protectedPaths })`; `[]` turns the protection off.
  */

@@ -13,7 +13,7 @@ const INVISIBLE = /[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\u
 const URI = /^[a-z][a-z0-9+.-]*:\/\//i;
 
 /**
- * The lexical rules every path passes before it touches the file system (RELIABILITY 1.1 rules 7
+ * The lexical rules every path passes before it touches the file system (docs/reliability.md 1.1 rules 7
  * and 8): a string, not blank, no NUL or control or invisible characters, no `~`, no URI, no
  * Windows form, within PATH_MAX and NAME_MAX. Nothing is expanded: `$HOME`, `%VAR%` and `%2F`
  * stay literal characters. Returns the refusal (`INVALID_PATH`), or `undefined` when the syntax

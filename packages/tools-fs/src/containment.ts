@@ -2,7 +2,7 @@ import * as path from 'node:path';
 
 /**
  * True when `candidate` is `root` or below it. Both must be canonical (realpath) absolute paths:
- * this is the separator-aware check of RELIABILITY 1.1 rule 2, so `/ws_evil` is not inside `/ws`
+ * this is the separator-aware check of docs/reliability.md 1.1 rule 2, so `/ws_evil` is not inside `/ws`
  * (a bare `startsWith` says it is). Pure, never throws.
  */
 export function isInside(root: string, candidate: string): boolean {

@@ -39,7 +39,7 @@ export function checkGlobPattern(pattern: unknown): FsRefusal | undefined {
  * Crawls `directory` for files matching `pattern` with tinyglobby, through a file system adapter
  * that reads every directory with the workspace's validator and no-follow opener (so the glob
  * library never reads a directory by a path of its own), without following links, and then
- * validates every match again (RELIABILITY 1.1 rule 6). `.git` and `node_modules` are skipped
+ * validates every match again (docs/reliability.md 1.1 rule 6). `.git` and `node_modules` are skipped
  * unless the pattern names them. Throws `FsError`.
  */
 export async function findMatchingFiles({ workspace, limits }: FsToolDeps, directory: Located, pattern: string, signal: AbortSignal): Promise<MatchedFiles> {

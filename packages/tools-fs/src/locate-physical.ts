@@ -24,7 +24,7 @@ const MAX_EQUIVALENT_SCAN = 100_000;
 const MAX_SUBSTITUTIONS = 2048;
 
 /**
- * Decides where `input` (already checked by `checkPathSyntax`) physically is (RELIABILITY 1.1
+ * Decides where `input` (already checked by `checkPathSyntax`) physically is (docs/reliability.md 1.1
  * rules 3 and 4): `realpath` the whole path, so a symbolic link before `..` is followed the way
  * the kernel follows it; when the leaf does not exist, `realpath` the nearest existing ancestor
  * and append the rest. Every resolution error but "does not exist" is refused, and so is a

@@ -4,7 +4,7 @@ import type { Located } from './locate-physical.js';
 import type { Workspace } from './workspace.js';
 
 /**
- * Protected by default (RELIABILITY 1.1 rule 10, catalogue block G): writing there can run code
+ * Protected by default (docs/reliability.md 1.1 rule 10, catalogue block G): writing there can run code
  * (git hooks and `core.fsmonitor`, husky hooks, direnv's `.envrc`, editor tasks) or change how
  * the harness behaves (`.weir/`). A name matches that component at any depth.
  */
@@ -47,7 +47,7 @@ export class ProtectedPaths {
 
 /**
  * Why a write to `input` (located as `located`, when it could be) needs approval, or `undefined`.
- * Both spellings must pass (RELIABILITY 2.4): the path as written, normalised lexically, and the
+ * Both spellings must pass (docs/reliability.md 2.4): the path as written, normalised lexically, and the
  * canonical path after links. The real git directory counts too when `.git` at the root is a link
  * or a `gitdir:` file pointing inside the workspace (a worktree; catalogue row 59). Never throws.
  */

@@ -1,5 +1,5 @@
 /**
- * The Windows-specific forms a path can take (RELIABILITY 1.1 rule 8, catalogue block F). On POSIX
+ * The Windows-specific forms a path can take (docs/reliability.md 1.1 rule 8, catalogue block F). On POSIX
  * every one of them is refused, so a workspace means the same thing to every user and a model
  * cannot smuggle a Windows meaning past a POSIX check. A Windows leg would reuse these detectors:
  * refuse `device-namespace`, `unc`, `drive-relative`, `alternate-data-stream`, `reserved-name`,

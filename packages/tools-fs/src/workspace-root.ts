@@ -10,7 +10,7 @@ export interface WorkspaceRoot {
 }
 
 /**
- * Canonicalises `root` once (RELIABILITY 1.1 rule 1): resolved against the current directory,
+ * Canonicalises `root` once (docs/reliability.md 1.1 rule 1): resolved against the current directory,
  * then `realpath`. Throws `TypeError` when it is not a string, and `Error` when it does not exist
  * or is not a directory: a misconfigured root is a programmer mistake, reported at setup.
  */

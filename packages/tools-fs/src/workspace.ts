@@ -24,7 +24,7 @@ export interface ReplaceOptions {
 }
 
 /**
- * The one path validator of tools-fs (RELIABILITY 1.1 rule 6), provided to the harness as its
+ * The one path validator of tools-fs (docs/reliability.md 1.1 rule 6), provided to the harness as its
  * `Sandbox`: every tool, and every policy that asks `ctx.sandbox`, goes through `locate`, and
  * every file or directory is then opened beneath the canonical root, one no-follow step at a
  * time, and checked again on the descriptor. Methods named `open*` and `replaceFile` throw

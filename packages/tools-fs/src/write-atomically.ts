@@ -18,7 +18,7 @@ export interface AtomicWriteOptions {
 }
 
 /**
- * Replaces (or creates) `name` in `directory` atomically and durably (RELIABILITY 4.1 rule 7):
+ * Replaces (or creates) `name` in `directory` atomically and durably (docs/reliability.md 4.1 rule 7):
  * a temporary file created with `O_CREAT | O_EXCL | O_NOFOLLOW` in the same directory, written,
  * `fsync`ed, renamed over `name`, then the directory `fsync`ed. A reader sees the old content or
  * the new, never a mix; a crash leaves at most a stray `.weir-*.tmp` file. The rename replaces a

@@ -10,7 +10,7 @@ import { assertNoMarker, createFsHarness, recordingLogger, type FsHarness, type 
 import { createSentinelFixture, type SentinelFixture } from './helpers/sentinel-fixture.js';
 
 /**
- * RELIABILITY.md section 1.2, one row per catalogue row (1-60), on a real temporary tree shaped
+ * docs/reliability.md section 1.2, one row per catalogue row (1-60), on a real temporary tree shaped
  * like the catalogue's (`base` is `/`, the workspace is `base/home/dev/proj`), with real links,
  * hard links and FIFOs. Every row runs under both open strategies. After every row: the sentinels
  * outside the workspace are byte-identical, nothing outside was created or removed, and no result

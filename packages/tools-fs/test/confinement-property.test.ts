@@ -9,7 +9,7 @@ import { assertNoMarker, createFsHarness, type FsHarness } from './helpers/fs-ha
 import { createSentinelFixture, type SentinelFixture } from './helpers/sentinel-fixture.js';
 
 /**
- * The property of RELIABILITY 1.2's test notes: for any path built from awkward segments, the
+ * The property of docs/reliability.md 1.2's test notes: for any path built from awkward segments, the
  * validator either refuses it, or what was opened (asked of the kernel: readlink
  * /proc/self/fd/N) is inside the canonical root. Writes: refused, or written inside, and nothing
  * outside ever changes.

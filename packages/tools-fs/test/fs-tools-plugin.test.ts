@@ -116,7 +116,7 @@ describe('fsTools plugin', () => {
   });
 
   it('canonicalises a root given through a link once, and accepts both spellings of an absolute path', async () => {
-    // The macOS /tmp -> /private/tmp case (RELIABILITY 1.3 #1): asymmetric canonicalisation denies falsely.
+    // The macOS /tmp -> /private/tmp case (docs/reliability.md 1.1 rule 1): asymmetric canonicalisation denies falsely.
     const alias = path.join(root, 'alias');
     await symlink('.', alias);
     const harness = createHarness();
