@@ -54,7 +54,7 @@ describe('createMockModel', () => {
 
   it('answers a tool result with its start: whole words up to 120 characters, then "…"', async () => {
     const short = 'Buy milk. Call Ada about the weir plugin. Ship the agent loop.';
-    expect((await createMockModel().complete(afterResult('read file a.txt', 'read_file', short))).text).toBe(`Tool read_file returned: ${short}`);
+    expect((await createMockModel().complete(afterResult('read file a.txt', 'read_file', `${short}\n`))).text).toBe(`Tool read_file returned: ${short}`);
     const words = 'word '.repeat(40).trim();
     const response = await createMockModel().complete(afterResult('read file long.txt', 'read_file', words));
     expect(response).toMatchObject({ toolCalls: [], finishReason: 'stop' });

@@ -47,12 +47,14 @@ export function firstCharacters(text: string, count: number): string {
 }
 
 /**
- * The start of `text` for a reply: all of it when it has at most `count` characters, else the words
+ * The start of `text` for a reply (trailing white space dropped): all of it when it has at most `count` characters, else the words
  * that fit (a word longer than that is cut), followed by "…" to say that more follows.
  */
 export function quoteStart(text: string, count: number): string {
-  const start = firstCharacters(text, count);
-  if (start.length === text.length) return text;
+  // A file's final newline is not part of what it says.
+  const whole = text.trimEnd();
+  const start = firstCharacters(whole, count);
+  if (start.length === whole.length) return whole;
   // Back to the last space, unless that loses more than half: a run without spaces is cut as it is.
   const space = start.search(/\s\S*$/);
   const cut = space > start.length / 2 ? start.slice(0, space) : start;
