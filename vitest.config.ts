@@ -61,6 +61,8 @@ export default defineConfig({
       project('bench', 'bench', { include: ['test/**/*.test.ts'], typecheck: false }),
       // Each example is a package of its own; their tests sit in <example>/test/.
       project('examples', 'examples', { include: ['*/test/**/*.test.ts'], typecheck: false }),
+      // The repository as a new user meets it: licenses, READMEs, Node versions, docs that run.
+      project('repo', '.', { include: ['test/**/*.test.ts'], typecheck: false }),
     ],
   },
 });
