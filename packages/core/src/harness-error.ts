@@ -29,6 +29,10 @@ export type HarnessErrorCode =
   | 'INVALID_SESSION_ID'
   | 'INVALID_SESSION_RECORD';
 
+// A brand in the global symbol registry: a plugin installed from npm may bring its own copy of
+// @weir/core, whose HarnessError is another class; `instanceof` would miss it, the brand does not.
+const BRAND = Symbol.for('weir.HarnessError');
+
 /** A programmer mistake, thrown where it is made (usually at registration), with a stable `code`. */
 export class HarnessError extends Error {
   override readonly name = 'HarnessError';
@@ -38,9 +42,15 @@ export class HarnessError extends Error {
     super(message, options);
     this.code = code;
   }
-}
 
-/** True for a `HarnessError`, optionally with the given code. */
+  /** Recognises a `HarnessError` from any copy of `@weir/core` (by its brand, not its class). */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+  }
+}
+Object.defineProperty(HarnessError.prototype, BRAND, { value: true });
+
+/** True for a `HarnessError` of any copy of `@weir/core`, optionally with the given code. */
 export function isHarnessError(error: unknown, code?: HarnessErrorCode): error is HarnessError {
-  return error instanceof HarnessError && (code === undefined || error.code === code);
+  return error instanceof HarnessError && (code === undefined || (error as HarnessError).code === code);
 }

@@ -20,4 +20,6 @@ export interface HarnessRuntime {
   readonly maxImageBytes: number;
   /** Spacing of one call's delivered progress reports, in milliseconds. */
   readonly progressIntervalMs: number;
+  readonly hookTimeoutMs: number;
+  readonly disposeTimeoutMs: number;
 }

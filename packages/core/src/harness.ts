@@ -8,7 +8,9 @@ import { runToolCall } from './pipeline/run-tool-call.js';
 import { DEFAULT_TOOL_CONCURRENCY, runToolCalls } from './pipeline/run-tool-calls.js';
 import { GuardList } from './policy/guards.js';
 import type { HarnessRuntime } from './harness-runtime.js';
-import { createHooks, type HarnessHooks } from './plugins/hooks.js';
+import { createHooks, HOOK_NAMES, type TappableHook } from './plugins/hooks.js';
+import { hookFacade } from './plugins/hook-facade.js';
+import type { PluginHooks } from './plugins/define-plugin.js';
 import { silentLogger, type Logger } from './logger.js';
 import { PluginHost } from './plugins/plugin-host.js';
 import { DEFAULT_MAX_CONTENT_CHARS, DEFAULT_MAX_IMAGE_BYTES } from './tools/render-content.js';
@@ -35,13 +37,30 @@ export interface HarnessOptions {
   readonly maxImageBytes?: number;
   /** Least spacing of one call's delivered progress reports; a burst is thinned to it. Default 100 ms; 0 delivers every report. */
   readonly progressIntervalMs?: number;
+  /**
+   * How long one awaited piece of plugin code (a guard, a prepareExecution or postExecute tap, an
+   * execute tap building its wrapper) may take before the call fails closed with `HOOK_FAILED`
+   * naming the plugin and the stage. Default 30 000 ms; `Infinity` for none. (The approver has
+   * `approvalTimeoutMs`; a wrapper's run is bounded by the tool's deadline.)
+   */
+  readonly hookTimeoutMs?: number;
+  /** How long one plugin's cleanup (an `onDispose`) may take while unloading before it is given up on (logged). Default 10 000 ms. */
+  readonly disposeTimeoutMs?: number;
 }
+
+/** Default bound on one awaited piece of plugin code. */
+export const DEFAULT_HOOK_TIMEOUT_MS = 30_000;
+/** Default bound on one cleanup while a plugin unloads. */
+export const DEFAULT_DISPOSE_TIMEOUT_MS = 10_000;
 
 export interface Harness extends AsyncDisposable {
   /** The registry: `schemas()` is the model view, `get(name)` the execution view. */
   readonly tools: ToolRegistry;
-  /** The six stage hooks. A tap made here belongs to no plugin and is not undone by unloading. */
-  readonly hooks: HarnessHooks;
+  /**
+   * The six stage hooks, as tapping with an undo (`tap`, `tapPromise`, `tapAsync` return a
+   * `Disposer`). A tap made here belongs to no plugin and is not undone by unloading.
+   */
+  readonly hooks: PluginHooks;
   readonly logger: Logger;
   /** Loads a plugin. Resolves to its unload; throws `HarnessError` on a bad or failing plugin. */
   use(plugin: Plugin): Promise<AsyncDisposer>;
@@ -78,12 +97,14 @@ export function createHarness(options: HarnessOptions = {}): Harness {
     maxContentChars: positive(options.maxContentChars, 'maxContentChars') ?? DEFAULT_MAX_CONTENT_CHARS,
     maxImageBytes: positive(options.maxImageBytes, 'maxImageBytes') ?? DEFAULT_MAX_IMAGE_BYTES,
     progressIntervalMs: nonNegative(options.progressIntervalMs, 'progressIntervalMs') ?? DEFAULT_PROGRESS_INTERVAL_MS,
+    hookTimeoutMs: positive(options.hookTimeoutMs, 'hookTimeoutMs') ?? DEFAULT_HOOK_TIMEOUT_MS,
+    disposeTimeoutMs: positive(options.disposeTimeoutMs, 'disposeTimeoutMs') ?? DEFAULT_DISPOSE_TIMEOUT_MS,
   };
   const host = new PluginHost(runtime);
 
   const harness: Harness = Object.freeze({
     tools: runtime.tools,
-    hooks: runtime.hooks,
+    hooks: publicHooks(runtime),
     logger: runtime.logger,
     use: (plugin: Plugin) => host.use(plugin),
     plugins: () => host.names(),
@@ -93,8 +114,9 @@ export function createHarness(options: HarnessOptions = {}): Harness {
       if (callOptions?.journal !== undefined) tellJournal(callOptions.journal, result, context);
       return result;
     },
-    executeToolCalls: (calls: readonly ToolCall[], callOptions?: ExecuteManyOptions) =>
-      runToolCalls(runtime, calls, callOptions, callOptions?.concurrency ?? DEFAULT_TOOL_CONCURRENCY),
+    executeToolCalls: async (calls: readonly ToolCall[], callOptions?: ExecuteManyOptions) =>
+      // Bad input is an answer, never a rejection: a batch that is not a list has no calls to answer.
+      Array.isArray(calls) ? runToolCalls(runtime, calls, callOptions, callOptions?.concurrency ?? DEFAULT_TOOL_CONCURRENCY) : [],
     close: () => host.close(),
     [Symbol.asyncDispose]: () => host.close(),
   });
@@ -106,6 +128,12 @@ function nonNegative(value: number | undefined, name: string): number | undefine
   if (value === undefined) return undefined;
   if (typeof value !== 'number' || !(value >= 0) || !Number.isFinite(value)) throw new TypeError(`createHarness: ${name} must be a finite number >= 0, got ${String(value)}.`);
   return value;
+}
+
+/** The hooks as the public sees them: tapping with an undo, not tapable's hooks themselves. */
+function publicHooks(runtime: HarnessRuntime): PluginHooks {
+  const facades = HOOK_NAMES.map((name) => [name, hookFacade(runtime.hooks[name] as TappableHook, 'harness', (undo) => undo)]);
+  return Object.freeze(Object.fromEntries(facades)) as unknown as PluginHooks;
 }
 
 function positive(value: number | undefined, name: string): number | undefined {

@@ -1,4 +1,4 @@
-export { createHarness, DEFAULT_TOOL_TIMEOUT_MS } from './harness.js';
+export { createHarness, DEFAULT_DISPOSE_TIMEOUT_MS, DEFAULT_HOOK_TIMEOUT_MS, DEFAULT_TOOL_TIMEOUT_MS } from './harness.js';
 export type { Harness, HarnessOptions, ExecuteOptions, ExecuteManyOptions, ProgressListener } from './harness.js';
 
 export { defineTool } from './tools/define-tool.js';
@@ -26,7 +26,7 @@ export { ToolRegistry } from './tools/tool-registry.js';
 export type { RegisteredTool, RegisteredToolFiles, RegisterOptions, ToolSchema, ToolSource } from './tools/tool-registry.js';
 export { NAMESPACE_SEPARATOR, namespacedName } from './tools/namespaced-name.js';
 
-export { ToolCallError } from './tools/tool-result.js';
+export { isToolCallError, MAX_FAILURE_MESSAGE_CHARS, ToolCallError } from './tools/tool-result.js';
 export type { ToolError, ToolErrorCode, ToolFailure, ToolResult, ToolSuccess } from './tools/tool-result.js';
 
 export { HarnessError, isHarnessError } from './harness-error.js';
@@ -35,7 +35,8 @@ export type { HarnessErrorCode } from './harness-error.js';
 export { STAGES } from './plugins/hooks.js';
 export type { HarnessHooks } from './plugins/hooks.js';
 export type { StageName } from './plugins/hook-failure.js';
-export type { CallContext, ToolArguments, ToolCall } from './tools/call-context.js';
+export type { CallContext, CallRun, ToolArguments, ToolCall } from './tools/call-context.js';
+export { MAX_ARGUMENT_DEPTH } from './pipeline/tool-arguments.js';
 export type { Dispatch, Preparation, PrepareAction, ResultAction } from './pipeline/stage-values.js';
 
 export { definePlugin, isPlugin } from './plugins/define-plugin.js';

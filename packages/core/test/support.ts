@@ -51,3 +51,18 @@ export function recordingLogger() {
   });
   return { logger: make(), records };
 }
+
+/** A strict model for core's own tests: answers with `steps` in order and fails on a call beyond them. */
+export function scriptedModel(steps: readonly Partial<import('@weir/core').ModelResponse>[]): import('@weir/core').LanguageModel {
+  let next = 0;
+  return {
+    id: 'test:scripted',
+    complete: async (request) => {
+      if (request.signal?.aborted) throw request.signal.reason ?? new Error('aborted');
+      const step = steps[next++];
+      if (step === undefined) throw new Error(`scriptedModel: no step ${next} (the script has ${steps.length})`);
+      const toolCalls = step.toolCalls ?? [];
+      return { text: step.text ?? '', toolCalls, finishReason: step.finishReason ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop'), usage: step.usage };
+    },
+  } as import('@weir/core').LanguageModel;
+}

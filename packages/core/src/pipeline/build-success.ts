@@ -1,4 +1,5 @@
 import { deepFreeze } from '../deep-freeze.js';
+import { snapshotValue } from './snapshot-value.js';
 import type { PipelineContext } from './pipeline-context.js';
 import { metaOf } from './pipeline-context.js';
 import { checkParts, hasRichParts, textOfParts, type ContentPart } from '../tools/content-part.js';
@@ -7,7 +8,7 @@ import { failureResult, successResult, type ToolResult } from '../tools/tool-res
 import type { Validation } from '../tools/schema-validator.js';
 
 /**
- * Stage 4 without its taps: validate `value` against the tool's `output.schema`, deep-freeze it,
+ * Stage 4 without its taps: validate `value` against the tool's `output.schema`, snapshot it,
  * render it (the tool's `render`, or the default) and cap the content. `content`, when given,
  * replaces the render. Synchronous unless the output schema validates asynchronously.
  */
@@ -48,7 +49,17 @@ function renderSuccess(
   content: string | undefined,
   resultContext: readonly string[] | undefined,
 ): ToolResult {
-  const frozen = deepFreeze(value);
+  let frozen: unknown;
+  try {
+    // A snapshot of plain data, frozen: the tool's own objects (a cache, a class) stay its own.
+    frozen = snapshotValue(value);
+  } catch (error) {
+    return failureResult(
+      metaOf(context, resultContext),
+      'INVALID_OUTPUT',
+      `${context.toolName} returned a value that cannot be kept: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
   let rendered: string | readonly ContentPart[];
   if (content !== undefined) {
     rendered = content;

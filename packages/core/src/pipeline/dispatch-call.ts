@@ -5,7 +5,12 @@ import type { PipelineContext } from './pipeline-context.js';
 import { metaOf } from './pipeline-context.js';
 import { runWithDeadline } from './run-with-deadline.js';
 import type { Dispatch } from './stage-values.js';
-import { failureResult, ToolCallError, type ToolFailure } from '../tools/tool-result.js';
+import { failureResult, isToolCallError, type ToolFailure } from '../tools/tool-result.js';
+import { HookFailure } from '../plugins/hook-failure.js';
+import type { ToolExecution } from '../tools/define-tool.js';
+import type { CallRun } from '../tools/call-context.js';
+import type { Logger } from '../logger.js';
+import type { Sandbox } from '../policy/sandbox.js';
 import { withRetry } from './with-retry.js';
 import { ProgressChannel, UNOBSERVED_PROGRESS } from './progress-channel.js';
 import type { ToolProgress } from '../tools/tool-progress.js';
@@ -24,8 +29,10 @@ export async function dispatchCall(
 ): Promise<{ readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly result: ToolFailure }> {
   const tool = context.tool!;
   let dispatch: Dispatch = async (bodyArgs, exec) => {
+    // Settled is final: a wrapper that queued the call past its deadline or abort never starts the body.
+    if (context.bodyClosed) throw new BodyClosed();
     context.attempts += 1;
-    return tool.execute(bodyArgs, context.attempts === 1 ? exec : { ...exec, attempt: context.attempts });
+    return tool.execute(bodyArgs, context.attempts === 1 ? exec : { ...exec, attempt: context.attempts, callKey: exec.callKey, run: exec.run, signal: exec.signal });
   };
   if (tool.retryPolicy) dispatch = withRetry(dispatch, tool.retryPolicy);
   if (hasTaps(runtime.hooks.execute)) dispatch = (await runtime.hooks.execute.promise(dispatch, context)) as Dispatch;
@@ -35,20 +42,14 @@ export async function dispatchCall(
   // A channel only when someone listens: the progress hook, the run's listener, or an idle deadline.
   const deliver = progressDelivery(runtime, context);
   const progress = deliver === undefined && idleTimeoutMs === undefined ? undefined : new ProgressChannel(deliver, runtime.progressIntervalMs);
-  const exec = {
-    callId: context.callId,
-    toolName: context.toolName,
-    attempt: 1,
-    logger: context.logger,
-    sandbox: context.sandbox,
-    progress: progress === undefined ? UNOBSERVED_PROGRESS : progress.report,
-  };
+  const exec = new CallExecution(context, progress === undefined ? UNOBSERVED_PROGRESS : progress.report);
   let outcome;
   try {
     outcome = await runWithDeadline(dispatch, args, exec, { timeoutMs, idleTimeoutMs, progress, signal: context.signal, logger: context.logger });
   } finally {
     progress?.close();
   }
+  context.bodyClosed = true;
   if (outcome.ok) return outcome;
   if (outcome.reason === 'timeout') {
     return fail(context, 'TIMEOUT', `${context.toolName} did not finish within ${timeoutMs} ms and was stopped. Try a smaller request, or another approach.`);
@@ -58,7 +59,9 @@ export async function dispatchCall(
   }
   if (outcome.reason === 'aborted') return fail(context, 'ABORTED', `${context.toolName} was cancelled before it finished.`);
   const { error } = outcome;
-  if (error instanceof ToolCallError) return fail(context, error.code, cap(error.message));
+  // A wrapper that handed the body other arguments: the pipeline names it (HOOK_FAILED).
+  if (error instanceof HookFailure) throw error;
+  if (isToolCallError(error)) return fail(context, error.code, cap(error.message));
   return fail(context, 'EXECUTION_FAILED', `${context.toolName} failed: ${cap(describeError(error))}`);
 }
 
@@ -76,6 +79,47 @@ function progressDelivery(runtime: HarnessRuntime, context: PipelineContext): ((
       context.logger.error({ err: error, callId: context.callId }, 'the run\'s progress listener failed; the call goes on');
     }
   };
+}
+
+/** Thrown into a wrapper that tries to start the body after the call settled. */
+class BodyClosed extends Error {
+  override readonly name = 'BodyClosed';
+  constructor() {
+    super('the call already settled (timed out, aborted or finished); the body is not started');
+  }
+}
+
+/**
+ * What the body gets as `exec` (its signal is set by the deadline). A class, so the key
+ * and the run are read from the call's context only when a body or wrapper asks for them.
+ */
+class CallExecution implements ToolExecution {
+  /** Set by the deadline before the dispatch runs. */
+  signal!: AbortSignal;
+  readonly callId: string;
+  readonly toolName: string;
+  readonly attempt = 1;
+  readonly logger: Logger;
+  readonly sandbox: Sandbox | undefined;
+  readonly progress: ToolExecution['progress'];
+  readonly #context: PipelineContext;
+
+  constructor(context: PipelineContext, progress: ToolExecution['progress']) {
+    this.callId = context.callId;
+    this.toolName = context.toolName;
+    this.logger = context.logger;
+    this.sandbox = context.sandbox;
+    this.progress = progress;
+    this.#context = context;
+  }
+
+  get callKey(): string {
+    return this.#context.callKey;
+  }
+
+  get run(): CallRun {
+    return this.#context.run;
+  }
 }
 
 function fail(context: PipelineContext, code: string, message: string) {

@@ -1,3 +1,4 @@
+import type { CallRun } from '../tools/call-run.js';
 import type { ApprovalMemory } from '../policy/approval.js';
 import type { CallContext } from '../tools/call-context.js';
 import type { ToolProgress } from '../tools/tool-progress.js';
@@ -23,6 +24,14 @@ export interface ExecuteOptions {
   readonly journal?: ToolCallJournal;
   /** Gets this run's progress reports (after the `progress` observers), throttled like theirs. */
   readonly onProgress?: ProgressListener;
+  /** The run these calls belong to (an agent's turn). Default: a run made for this invocation, with a fresh id. */
+  readonly run?: CallRun;
+  /**
+   * For the far side of a remote dispatch: `argumentsHash` of the arguments the caller's pipeline
+   * approved. When the arguments this pipeline clears hash differently, the body does not run and
+   * the call fails `ARGUMENTS_MISMATCH`.
+   */
+  readonly expectedArgumentsHash?: string;
 }
 
 export interface ExecuteManyOptions extends ExecuteOptions {

@@ -19,7 +19,9 @@ export function finalizeContent(runtime: HarnessRuntime, context: PipelineContex
   } catch (error) {
     return unexpectedFailure(context, error);
   }
-  if (result.context.length > 0) content = capContent([content, ...result.context].join('\n\n'), context.maxContentChars);
+  if (result.context.length > 0) content = [content, ...result.context].join('\n\n');
+  // The cap holds after every transform: a tap cannot inflate what the model reads past it.
+  if (content !== result.content) content = capContent(content, context.maxContentChars);
   if (content === result.content) return result;
   const meta = metaOf(context, result.context);
   return result.ok ? successResult(meta, result.value, content) : failureResult(meta, result.error.code, result.error.message, content);

@@ -1,59 +1,90 @@
-import type { ApprovalMemory } from '../policy/approval.js';
-import type { ToolCall } from '../tools/call-context.js';
 import { deepFreeze } from '../deep-freeze.js';
 import type { HarnessRuntime } from '../harness-runtime.js';
 import { hasTaps } from '../plugins/hooks.js';
+import { argumentsHash } from '../canonical-json.js';
+import type { ToolArguments } from '../tools/call-context.js';
+import { failureResult } from '../tools/tool-result.js';
+import { awaitPlugin } from './await-plugin.js';
+import type { ExecuteOptions } from './execute-options.js';
 import type { PipelineContext } from './pipeline-context.js';
 import { metaOf } from './pipeline-context.js';
+import { readyPreparation } from './ready-preparation.js';
 import type { Preparation } from './stage-values.js';
 import { invalidArguments, parseArguments } from './tool-arguments.js';
-import { failureResult } from '../tools/tool-result.js';
 
 const MAX_LISTED_TOOLS = 100;
+const MAX_ECHOED_NAME = 100;
 
 /**
  * Stage 1: resolve the tool, parse and validate the arguments, run the prepareExecution taps
  * (each rewrite validated again), then the guards, then approval (through `approvals`, when the run
  * remembers decisions). Yields `ready` with the final arguments, or the call already settled. A tap
- * or guard that throws rejects with `HookFailure`.
+ * or guard that throws rejects with `HookFailure`; an abort while plugin code is awaited rejects
+ * with `CallAborted`.
+ *
+ * The arguments are the pipeline's own from the first step (a fresh parse, or a copy of the
+ * caller's object) and are deep-frozen once validated, whoever asks: what guards see, what the
+ * approver is shown and what the body gets is one frozen object, and no plugin can change it
+ * except through a `rewrite`, which is validated again.
  */
-export async function prepareExecution(
-  runtime: HarnessRuntime,
-  context: PipelineContext,
-  call: ToolCall,
-  approvals: ApprovalMemory | undefined,
-): Promise<Preparation> {
+export async function prepareExecution(runtime: HarnessRuntime, context: PipelineContext, options: ExecuteOptions | undefined): Promise<Preparation> {
   const tool = context.tool;
   if (tool === undefined) return { status: 'settled', result: toolNotFound(runtime, context) };
 
-  const parsed = parseArguments(call.arguments);
+  const parsed = parseArguments(context.rawArguments);
   if (!parsed.ok) return { status: 'settled', result: invalidArguments(context, [`(root): ${parsed.problem}`]) };
-  const validation = await tool.arguments.validate(parsed.value);
+  if (typeof context.rawArguments !== 'string') context.rawArguments = parsed.value;
+  const validation = await awaitPlugin(tool.arguments.validate(parsed.value), context.signal, { stage: 'prepareExecution', name: `${tool.name}'s parameters schema`, boundMs: Infinity });
   if (!validation.ok) return { status: 'settled', result: invalidArguments(context, validation.issues) };
 
-  let preparation: Preparation = { status: 'ready', arguments: validation.value as Record<string, unknown> };
+  let preparation: Preparation = readyPreparation(deepFreeze(validation.value as ToolArguments));
   if (hasTaps(runtime.hooks.prepareExecution)) {
     preparation = (await runtime.hooks.prepareExecution.promise(preparation, context)) as Preparation;
   }
-  if (preparation.status !== 'ready' || runtime.guards.size === 0) return preparation;
+  if (preparation.status !== 'ready') return preparation;
+  const approved = checkExpectedHash(context, preparation, options?.expectedArgumentsHash);
+  if (approved.status !== 'ready' || runtime.guards.size === 0) return cleared(context, approved);
 
   const { guards, approval, approvalTimeoutMs } = runtime;
-  const guardCall = { callId: context.callId, toolName: context.toolName, tier: tool.tier, arguments: preparation.arguments, files: tool.files, source: tool.source };
-  const verdict = await guards.evaluate(guardCall, { signal: context.signal, sandbox: context.sandbox, logger: context.logger });
-  if (verdict.decision === 'allow') return preparation;
+  const guardCall = Object.freeze({ callId: context.callId, callKey: context.callKey, toolName: context.toolName, tier: tool.tier, arguments: approved.arguments, files: tool.files, source: tool.source });
+  const verdict = await guards.evaluate(guardCall, { signal: context.signal, sandbox: context.sandbox, logger: context.logger }, context.hookTimeoutMs);
+  if (verdict.decision === 'allow') return cleared(context, approved);
   if (verdict.decision === 'deny') {
     const reason = verdict.reason ? `: ${verdict.reason}` : '.';
     return { status: 'settled', result: failureResult(metaOf(context), 'DENIED', `Policy "${verdict.by}" denied this ${context.toolName} call${reason}`) };
   }
 
-  // The person sees exactly what the body will get: freeze it so nothing can change it after approval.
-  const shown = deepFreeze(preparation.arguments);
+  // The person sees exactly what the body will get: the one frozen object.
   const answer = await approval.request(
-    { callId: context.callId, toolName: context.toolName, tier: tool.tier, arguments: shown, reason: verdict.reason, askedBy: verdict.by },
-    { timeoutMs: approvalTimeoutMs, signal: context.signal, memory: approvals },
+    { callId: context.callId, callKey: context.callKey, toolName: context.toolName, tier: tool.tier, arguments: approved.arguments, reason: verdict.reason, askedBy: verdict.by },
+    { timeoutMs: approvalTimeoutMs, signal: context.signal, memory: options?.approvals },
   );
   if (!answer.approved) return { status: 'settled', result: failureResult(metaOf(context), 'DENIED', answer.message) };
-  return { status: 'ready', arguments: shown };
+  return cleared(context, approved);
+}
+
+function cleared(context: PipelineContext, preparation: Preparation): Preparation {
+  if (preparation.status === 'ready') context.approvedArguments = preparation.arguments;
+  return preparation;
+}
+
+/**
+ * On the far side of a remote dispatch: the arguments this pipeline cleared must be the ones the
+ * caller's pipeline approved (their hash travelled with the call), or the body does not run.
+ */
+function checkExpectedHash(context: PipelineContext, preparation: Preparation & { status: 'ready' }, expected: string | undefined): Preparation {
+  if (expected === undefined) return preparation;
+  let actual: string | undefined;
+  try {
+    actual = argumentsHash(preparation.arguments);
+  } catch {
+    actual = undefined;
+  }
+  if (actual === expected) return preparation;
+  return {
+    status: 'settled',
+    result: failureResult(metaOf(context), 'ARGUMENTS_MISMATCH', `${context.toolName} was not run: its arguments are not the ones that were approved.`),
+  };
 }
 
 function toolNotFound(runtime: HarnessRuntime, context: PipelineContext) {
@@ -61,5 +92,6 @@ function toolNotFound(runtime: HarnessRuntime, context: PipelineContext) {
   const listed = names.slice(0, MAX_LISTED_TOOLS).join(', ');
   const more = names.length > MAX_LISTED_TOOLS ? ` and ${names.length - MAX_LISTED_TOOLS} more` : '';
   const available = names.length === 0 ? 'No tools are available.' : `Available tools: ${listed}${more}.`;
-  return failureResult(metaOf(context), 'TOOL_NOT_FOUND', `There is no tool named "${context.toolName}". ${available}`);
+  const name = context.toolName.length > MAX_ECHOED_NAME ? `${context.toolName.slice(0, MAX_ECHOED_NAME)}...` : context.toolName;
+  return failureResult(metaOf(context), 'TOOL_NOT_FOUND', `There is no tool named "${name}". ${available}`);
 }

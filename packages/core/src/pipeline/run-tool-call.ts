@@ -2,45 +2,36 @@ import type { HarnessRuntime } from '../harness-runtime.js';
 import { hasTaps } from '../plugins/hooks.js';
 import type { ToolArguments, ToolCall } from '../tools/call-context.js';
 import { failureResult, type ToolFailure, type ToolResult } from '../tools/tool-result.js';
+import { awaitPlugin } from './await-plugin.js';
 import { createSuccessResult } from './create-success-result.js';
 import { dispatchCall } from './dispatch-call.js';
 import type { ExecuteOptions } from './execute-options.js';
 import { finalizeContent } from './finalize-content.js';
-import type { PipelineContext } from './pipeline-context.js';
-import { metaOf } from './pipeline-context.js';
+import type { PipelineContext, RunSource } from './pipeline-context.js';
+import { createCallContext, metaOf } from './pipeline-context.js';
 import { postExecute } from './post-execute.js';
 import { prepareExecution } from './prepare-execution.js';
 import type { ToolCallJournal } from './tool-call-journal.js';
-import { causeMessage, unexpectedFailure } from './unexpected-failure.js';
+import { causeMessage, isCallAborted, unexpectedFailure } from './unexpected-failure.js';
 
 /**
  * Runs one call through the six stages and returns its final, frozen result. Never throws and
- * never rejects: every failure, including a plugin's, becomes an error result. It does not
- * announce the result: `announceResult` does, so a batch can announce in call order.
+ * never rejects: every failure, including a plugin's and a malformed call's, becomes an error
+ * result. It does not announce the result: `announceResult` does, so a batch can announce in call
+ * order. `runs` holds the run the call belongs to (shared by a batch).
  */
 export async function runToolCall(
   runtime: HarnessRuntime,
   call: ToolCall,
   options: ExecuteOptions | undefined,
+  runs: RunSource = { run: options?.run },
 ): Promise<{ result: ToolResult; context: PipelineContext }> {
-  const context: PipelineContext = {
-    callId: call.id,
-    toolName: call.name,
-    tool: runtime.tools.get(call.name),
-    rawArguments: call.arguments,
-    signal: options?.signal,
-    logger: runtime.logger,
-    sandbox: runtime.sandbox.current,
-    startedAt: performance.now(),
-    maxContentChars: runtime.maxContentChars,
-    maxImageBytes: runtime.maxImageBytes,
-    attempts: 0,
-    onProgress: options?.onProgress,
-  };
+  const context = createCallContext(runtime, wellFormed(call) ? call : placeholderOf(call), options?.signal, options?.onProgress, runs);
+  if (!wellFormed(call)) return { result: malformedCall(context, call), context };
 
   let result: ToolResult;
   try {
-    const preparation = await prepareExecution(runtime, context, call, options?.approvals);
+    const preparation = await prepareExecution(runtime, context, options);
     if (preparation.status === 'settled') {
       result = preparation.result;
     } else if (preparation.status === 'substitute') {
@@ -58,21 +49,48 @@ export async function runToolCall(
   } catch (error) {
     result = unexpectedFailure(context, error);
   }
+  context.bodyClosed = true;
 
   // Without taps stage 5 is skipped outright: no await, so no extra tick on the hot path.
   if (hasTaps(runtime.hooks.postExecute)) result = await postExecute(runtime, context, result);
   return { result: finalizeContent(runtime, context, result), context };
 }
 
+/** A call the pipeline can read: an object with a string id and a string name. */
+function wellFormed(call: unknown): call is ToolCall {
+  return typeof call === 'object' && call !== null && typeof (call as ToolCall).id === 'string' && typeof (call as ToolCall).name === 'string';
+}
+
+/** What a malformed entry's result can be named after: its id and name when they are strings. */
+function placeholderOf(call: unknown): ToolCall {
+  const entry = (typeof call === 'object' && call !== null ? call : {}) as Partial<Record<keyof ToolCall, unknown>>;
+  return { id: typeof entry.id === 'string' ? entry.id : '', name: typeof entry.name === 'string' ? entry.name : '', arguments: '' };
+}
+
+function malformedCall(context: PipelineContext, call: unknown): ToolFailure {
+  const what = call === null ? 'null' : Array.isArray(call) ? 'an array' : typeof call;
+  return failureResult(
+    metaOf(context),
+    'INVALID_CALL',
+    `This tool call is malformed (${what === 'object' ? 'it needs a string "id" and a string "name"' : `got ${what}`}); it was not run. Send { id, name, arguments }.`,
+  );
+}
+
 /**
  * Tells the run's journal the call is about to run. Returns `undefined` to go on, or the failure
- * that settles the call when the journal refuses: a start that could not be recorded never runs.
+ * that settles the call when the journal refuses (a start that could not be recorded never runs)
+ * or the caller aborts while it records.
  */
 async function recordStart(journal: ToolCallJournal, context: PipelineContext, args: ToolArguments): Promise<ToolFailure | undefined> {
   try {
-    await journal.started({ callId: context.callId, toolName: context.toolName, tier: context.tool!.tier, arguments: args });
+    await awaitPlugin(
+      journal.started({ callId: context.callId, callKey: context.callKey, toolName: context.toolName, tier: context.tool!.tier, arguments: args }),
+      context.signal,
+      { stage: 'execute', name: 'the run journal', boundMs: Infinity },
+    );
     return undefined;
   } catch (error) {
+    if (isCallAborted(error)) return failureResult(metaOf(context), 'ABORTED', `${context.toolName} was cancelled before it started.`);
     context.logger.error({ err: error, callId: context.callId }, 'the tool call journal refused a start; the call does not run');
     return failureResult(metaOf(context), 'NOT_EXECUTED', `${context.toolName} was not run: its start could not be recorded (${causeMessage(error)}).`);
   }

@@ -3,7 +3,7 @@ import { announceResult, tellJournal } from './announce-result.js';
 import { runToolCall } from './run-tool-call.js';
 import type { ExecuteOptions } from './execute-options.js';
 import type { HarnessRuntime } from '../harness-runtime.js';
-import type { PipelineContext } from './pipeline-context.js';
+import type { PipelineContext, RunSource } from './pipeline-context.js';
 import type { ToolResult } from '../tools/tool-result.js';
 
 /** Default number of calls of one batch that run at the same time. */
@@ -22,6 +22,8 @@ export async function runToolCalls(
 ): Promise<ToolResult[]> {
   const journal = options?.journal;
   const settled: ({ result: ToolResult; context: PipelineContext } | undefined)[] = new Array(calls.length);
+  // One run for the whole batch: made when a call first reads it, unless the caller gave one.
+  const runs: RunSource = { run: options?.run };
   let nextToStart = 0;
   let nextToAnnounce = 0;
 
@@ -37,7 +39,7 @@ export async function runToolCalls(
   const worker = async () => {
     while (nextToStart < calls.length) {
       const index = nextToStart++;
-      settled[index] = await runToolCall(runtime, calls[index]!, options);
+      settled[index] = await runToolCall(runtime, calls[index]!, options, runs);
       announceReady();
     }
   };

@@ -34,7 +34,7 @@ export interface DeadlineOptions {
 }
 
 /**
- * Runs `dispatch` under one per-call signal that fuses the caller's signal and the deadline, and
+ * Runs `dispatch` under one per-call signal (set on `exec`, which is the call's own object) that fuses the caller's signal and the deadline, and
  * settles on whichever comes first. A body that ignores its signal does not hold the caller: its
  * late value is dropped (and logged). Only what a call needs is created: no controller and no
  * timer without a deadline, no EventTarget listener per call for the caller's signal (see
@@ -43,7 +43,7 @@ export interface DeadlineOptions {
 export async function runWithDeadline(
   dispatch: Dispatch,
   args: ToolArguments,
-  exec: Omit<ToolExecution, 'signal'>,
+  exec: ToolExecution & { signal: AbortSignal },
   options: DeadlineOptions,
 ): Promise<DispatchOutcome> {
   const { timeoutMs, idleTimeoutMs, signal } = options;
@@ -51,7 +51,8 @@ export async function runWithDeadline(
   const timed = Number.isFinite(timeoutMs);
   if (!timed && signal === undefined && idleTimeoutMs === undefined) {
     try {
-      return { ok: true, value: await dispatch(args, { ...exec, signal: NEVER_ABORTED }) };
+      exec.signal = NEVER_ABORTED;
+      return { ok: true, value: await dispatch(args, exec) };
     } catch (error) {
       return { ok: false, reason: 'failed', error };
     }
@@ -88,7 +89,10 @@ export async function runWithDeadline(
   try {
     let running: Promise<unknown>;
     try {
-      running = dispatch(args, { ...exec, signal: controller.signal });
+      exec.signal = controller.signal;
+      const returned = dispatch(args, exec) as unknown;
+      // A wrapper may answer synchronously: a plain value is a settled promise.
+      running = typeof (returned as { then?: unknown } | null)?.then === 'function' ? (returned as Promise<unknown>) : Promise.resolve(returned);
     } catch (error) {
       // An execute wrapper that throws before returning its promise.
       return { ok: false, reason: 'failed', error };

@@ -5,6 +5,8 @@ import type { ToolResult } from '../tools/tool-result.js';
 /** A call the pipeline has cleared to run, as its body will get it. */
 export interface StartingToolCall {
   readonly callId: string;
+  /** The harness's key for this execution: what a durable record keys on (model ids repeat). */
+  readonly callKey: string;
   readonly toolName: string;
   /** What safety keys on: a durable record is worth its fsync only before a side effect. */
   readonly tier: ToolTier;

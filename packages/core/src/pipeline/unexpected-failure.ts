@@ -1,10 +1,12 @@
-import { HookFailure } from '../plugins/hook-failure.js';
+import { describeThrown, HookFailure } from '../plugins/hook-failure.js';
+import { CallAborted } from './await-plugin.js';
 import { failureResult, type ToolResult } from '../tools/tool-result.js';
 import type { PipelineContext } from './pipeline-context.js';
 import { metaOf } from './pipeline-context.js';
 
 /** A plugin that threw (HOOK_FAILED, naming it and the stage), or a defect: never a crash. */
 export function unexpectedFailure(context: PipelineContext, error: unknown): ToolResult {
+  if (isCallAborted(error)) return failureResult(metaOf(context), 'ABORTED', `${context.toolName} was cancelled before it finished.`);
   if (error instanceof HookFailure) {
     context.logger.warn({ err: error.cause, tap: error.tapName, stage: error.stage, callId: context.callId }, error.message);
     return failureResult(
@@ -17,7 +19,12 @@ export function unexpectedFailure(context: PipelineContext, error: unknown): Too
   return failureResult(metaOf(context), 'EXECUTION_FAILED', `${context.toolName} failed: ${causeMessage(error)}`);
 }
 
-/** The message of whatever was thrown. */
+/** The message of whatever was thrown (a non-Error too, even one whose `toString` throws). */
 export function causeMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  return describeThrown(error);
+}
+
+/** True for the rejection a piece of plugin code gets when the caller aborted while it was awaited. */
+export function isCallAborted(error: unknown): boolean {
+  return error instanceof CallAborted;
 }

@@ -1,7 +1,7 @@
 import pRetry from 'p-retry';
 import type { ToolRetryPolicy } from '../tools/define-tool.js';
 import type { Dispatch } from './stage-values.js';
-import { ToolCallError } from '../tools/tool-result.js';
+import { isToolCallError } from '../tools/tool-result.js';
 
 /**
  * Wraps `dispatch` so a failed attempt runs again with backoff, as the tool declared. Waits are
@@ -17,6 +17,6 @@ export function withRetry(dispatch: Dispatch, policy: ToolRetryPolicy): Dispatch
       maxTimeout: policy.maxTimeoutMs ?? 2_000,
       randomize: false,
       signal: exec.signal,
-      shouldRetry: ({ error }) => !(error instanceof ToolCallError) && !exec.signal.aborted && (policy.shouldRetry?.(error) ?? true),
+      shouldRetry: ({ error }) => !isToolCallError(error) && !exec.signal.aborted && (policy.shouldRetry?.(error) ?? true),
     });
 }

@@ -1,8 +1,9 @@
-import type { PluginContext, PluginHooks, TapOptions } from './define-plugin.js';
+import type { PluginContext, PluginHooks } from './define-plugin.js';
 import { createDisposer, type Disposer } from '../disposer.js';
 import { HarnessError } from '../harness-error.js';
 import type { HarnessRuntime } from '../harness-runtime.js';
-import { HOOK_NAMES, tapWithDisposer, type TappableHook } from './hooks.js';
+import { HOOK_NAMES, type TappableHook } from './hooks.js';
+import { hookFacade } from './hook-facade.js';
 
 /** The registrations of one loaded plugin, undone in reverse order on unload. */
 export class PluginRegistrations {
@@ -101,20 +102,5 @@ export function createPluginContext(runtime: HarnessRuntime, registrations: Plug
 }
 
 function pluginHook(hook: TappableHook, owner: string, registrations: PluginRegistrations) {
-  const method = (name: 'tap' | 'tapPromise' | 'tapAsync') => (optionsOrFn: unknown, maybeFn?: unknown) => {
-    registrations.assertOpen();
-    const [options, fn] = typeof optionsOrFn === 'function' ? [owner, optionsOrFn] : [withDefaultName(optionsOrFn as TapOptions, owner), maybeFn];
-    return registrations.record(tapWithDisposer(hook, name, options, fn));
-  };
-  const facade: Record<string, unknown> = { tap: method('tap') };
-  if ('tapPromise' in hook) {
-    facade.tapPromise = method('tapPromise');
-    facade.tapAsync = method('tapAsync');
-  }
-  return Object.freeze(facade);
-}
-
-function withDefaultName(options: TapOptions, owner: string): TapOptions {
-  if (typeof options === 'string') return options;
-  return { ...options, name: options?.name ?? owner };
+  return hookFacade(hook, owner, (undo) => registrations.record(undo), () => registrations.assertOpen());
 }

@@ -1,5 +1,9 @@
 import { buildSuccess } from '../pipeline/build-success.js';
 import { HookFailure, type StageName } from './hook-failure.js';
+import { awaitPlugin, CallAborted } from '../pipeline/await-plugin.js';
+import { readyPreparation } from '../pipeline/ready-preparation.js';
+import { deepFreeze } from '../deep-freeze.js';
+import { canonicalJson } from '../canonical-json.js';
 import type { PipelineContext } from '../pipeline/pipeline-context.js';
 import { metaOf } from '../pipeline/pipeline-context.js';
 import type { Dispatch, Preparation, PrepareAction, ResultAction } from '../pipeline/stage-values.js';
@@ -33,17 +37,26 @@ function callTap(tap: RawTap, value: unknown, context: PipelineContext): unknown
   });
 }
 
+/**
+ * Runs an awaited tap under the call's signal and the harness's bound on plugin code: an abort
+ * rejects with `CallAborted`, a tap past the bound or one that throws (anything) with `HookFailure`
+ * naming it and the stage. A tap that answers synchronously is not raced: nothing to wait for.
+ */
+async function runBoundedTap(tap: RawTap, value: unknown, context: PipelineContext, stage: StageName): Promise<unknown> {
+  try {
+    return await awaitPlugin(callTap(tap, value, context), context.signal, { stage, name: tap.name, boundMs: context.hookTimeoutMs });
+  } catch (error) {
+    if (error instanceof CallAborted || error instanceof HookFailure) throw error;
+    throw new HookFailure(stage, tap.name, error);
+  }
+}
+
 /** Stage 1: rewrite (validated again), block, or substitute; skipped once the call is settled. */
 export const adaptPrepareTap: TapAdapter = (tap, state) => ({
   type: 'promise',
   fn: async (preparation: Preparation, context: PipelineContext): Promise<Preparation> => {
     if (preparation.status !== 'ready' || state.removed) return preparation;
-    let output: unknown;
-    try {
-      output = await callTap(tap, preparation, context);
-    } catch (error) {
-      throw new HookFailure('prepareExecution', tap.name, error);
-    }
+    const output = await runBoundedTap(tap, preparation, context, 'prepareExecution');
     return applyPrepareAction(output, preparation, context, tap.name);
   },
 });
@@ -59,6 +72,9 @@ async function applyPrepareAction(output: unknown, preparation: Preparation, con
       case 'block':
         return { status: 'settled', result: blocked(context, tapName, action.reason) };
       case 'substitute':
+        if (action.content !== undefined && typeof action.content !== 'string') {
+          throw new HookFailure('prepareExecution', tapName, new TypeError(`substituted content of type ${typeof action.content}; content must be a string`));
+        }
         return { status: 'substitute', value: action.value, content: action.content, by: tapName };
     }
   }
@@ -69,9 +85,9 @@ async function rewrite(args: unknown, context: PipelineContext, tapName: string)
   const parsed = parseArguments(args as Record<string, unknown>);
   if (!parsed.ok) return { status: 'settled', result: invalidArguments(context, [`(root): ${parsed.problem}`], tapName) };
   // The tool is known here: taps run only after it was resolved.
-  const validation = await context.tool!.arguments.validate(parsed.value);
+  const validation = await awaitPlugin(context.tool!.arguments.validate(parsed.value), context.signal, { stage: 'prepareExecution', name: tapName, boundMs: Infinity });
   if (!validation.ok) return { status: 'settled', result: invalidArguments(context, validation.issues, tapName) };
-  return { status: 'ready', arguments: validation.value as Record<string, unknown> };
+  return readyPreparation(deepFreeze(validation.value as Record<string, unknown>));
 }
 
 /** Stage 2: each tap returns a wrapper of the dispatch it was given, or undefined to leave it. */
@@ -79,12 +95,7 @@ export const adaptExecuteTap: TapAdapter = (tap, state) => ({
   type: 'promise',
   fn: async (dispatch: Dispatch, context: PipelineContext): Promise<Dispatch> => {
     if (state.removed) return dispatch;
-    let output: unknown;
-    try {
-      output = await callTap(tap, dispatch, context);
-    } catch (error) {
-      throw new HookFailure('execute', tap.name, error);
-    }
+    const output = await runBoundedTap(tap, approvedOnly(dispatch, context, tap.name), context, 'execute');
     if (output === undefined) return dispatch;
     if (typeof output !== 'function') {
       throw new HookFailure('execute', tap.name, new TypeError(`returned ${describeValue(output)}; expected a function wrapping dispatch, or undefined`));
@@ -92,6 +103,29 @@ export const adaptExecuteTap: TapAdapter = (tap, state) => ({
     return output as Dispatch;
   },
 });
+
+/**
+ * The dispatch a tap wraps, checking what the tap's wrapper hands on: the body runs with the
+ * approved arguments only. The same object or an equal copy (a wrapper that serialised them) goes
+ * on as the approved object itself; anything else fails the call closed, naming the tap.
+ */
+function approvedOnly(inner: Dispatch, context: PipelineContext, tapName: string): Dispatch {
+  return (args, exec) => {
+    const approved = context.approvedArguments;
+    if (approved !== undefined && args !== approved && !sameArguments(args, approved)) {
+      return Promise.reject(new HookFailure('execute', tapName, new Error('its wrapper handed the body other arguments than the approved ones')));
+    }
+    return inner(approved ?? args, exec);
+  };
+}
+
+function sameArguments(a: unknown, b: unknown): boolean {
+  try {
+    return canonicalJson(a) === canonicalJson(b);
+  } catch {
+    return false;
+  }
+}
 
 /** Stage 4 (synchronous): taps see successes only and may block, replace or add context. */
 export const adaptCreateSuccessTap: TapAdapter = (tap, state) => ({
@@ -119,12 +153,7 @@ export const adaptPostExecuteTap: TapAdapter = (tap, state) => ({
   type: 'promise',
   fn: async (result: ToolResult, context: PipelineContext): Promise<ToolResult> => {
     if (sealedResults.has(result) || state.removed) return result;
-    let output: unknown;
-    try {
-      output = await callTap(tap, result, context);
-    } catch (error) {
-      throw new HookFailure('postExecute', tap.name, error);
-    }
+    const output = await runBoundedTap(tap, result, context, 'postExecute');
     return applyResultAction(output, result, context, tap.name, 'postExecute');
   },
 });
@@ -146,12 +175,20 @@ function applyResultAction(
     }
     case 'replace': {
       const replace = action as Extract<ResultAction, { action: 'replace' }>;
+      if (replace.content !== undefined && typeof replace.content !== 'string') {
+        throw new HookFailure(stage, tapName, new TypeError(`replaced the content with a value of type ${typeof replace.content}; content must be a string`));
+      }
+      if (isPolicyFailure(result)) {
+        // A denial, a block, a timeout... is what happened: no tap can make it read as a success.
+        context.logger.warn({ tap: tapName, stage, callId: context.callId, code: (result as { error: { code: string } }).error.code }, `"${tapName}" tried to replace a ${(result as { error: { code: string } }).error.code} result; the failure stands`);
+        return result;
+      }
       return buildSuccess(context, replace.value, replace.content, result.context);
     }
     case 'addContext': {
       const text = (action as Extract<ResultAction, { action: 'addContext' }>).text;
       if (typeof text !== 'string') break;
-      const meta = { ...metaOf(context, [...result.context, text]), durationMs: result.durationMs };
+      const meta = { ...metaOf(context, Object.freeze([...result.context, text])), durationMs: result.durationMs };
       return result.ok ? successResult(meta, result.value, result.content, result.parts) : failureResult(meta, result.error.code, result.error.message, result.content);
     }
   }
@@ -208,6 +245,13 @@ export const adaptProgressTap: TapAdapter = (tap, state) => ({
     }
   },
 });
+
+// Failures no tap can turn into a success: what policy decided, and what settled the call early.
+const POLICY_FAILURES: ReadonlySet<string> = new Set(['DENIED', 'BLOCKED', 'HOOK_FAILED', 'TIMEOUT', 'ABORTED', 'NOT_EXECUTED', 'INVALID_CALL', 'ARGUMENTS_MISMATCH']);
+
+function isPolicyFailure(result: ToolResult): boolean {
+  return !result.ok && POLICY_FAILURES.has(result.error.code);
+}
 
 function blocked(context: PipelineContext, tapName: string, reason: unknown, resultContext?: readonly string[]) {
   const why = typeof reason === 'string' && reason.trim() !== '' ? reason : 'no reason given';

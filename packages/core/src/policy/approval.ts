@@ -4,10 +4,13 @@ import { createDisposer, type Disposer } from '../disposer.js';
 import type { ToolTier } from '../tools/define-tool.js';
 import { HarnessError } from '../harness-error.js';
 import { argumentsHash } from '../canonical-json.js';
+import { awaitPlugin, CallAborted } from '../pipeline/await-plugin.js';
 
 /** What a person (or a policy) is asked. The arguments are the exact, final, frozen ones the body will get. */
 export interface ApprovalRequest {
   readonly callId: string;
+  /** The harness's key for this execution: one approval covers this one execution. */
+  readonly callKey: string;
   readonly toolName: string;
   readonly tier: ToolTier;
   readonly arguments: ToolArguments;
@@ -33,6 +36,12 @@ export type ApprovalOutcome = { readonly approved: true } | { readonly approved:
 /** What an approval decision is bound to: one call, with exactly these arguments. */
 export interface ApprovalKey {
   readonly callId: string;
+  /**
+   * The harness's key for this execution (unique across turns, agents and processes): a stored
+   * decision is found by it, so a decision never covers a second execution, even one with the same
+   * model id and arguments.
+   */
+  readonly callKey: string;
   readonly toolName: string;
   /** `argumentsHash(arguments)`: SHA-256 of the canonical JSON of the exact arguments the approver was shown. */
   readonly argumentsHash: string;
@@ -60,7 +69,7 @@ export const DEFAULT_APPROVAL_TIMEOUT_MS = 300_000;
  * throws, answers badly, takes too long or is aborted, all deny the call.
  */
 export class ApprovalGate {
-  #responder: { readonly owner: string; readonly respond: ApprovalResponder } | undefined;
+  #responder: ResponderHolder | undefined;
 
   /** Sets the responder. Throws `SLOT_TAKEN` if another owner holds it; the disposer frees it. */
   setResponder(owner: string, respond: ApprovalResponder): Disposer {
@@ -68,10 +77,12 @@ export class ApprovalGate {
     if (this.#responder) {
       throw new HarnessError('SLOT_TAKEN', `"${owner}" cannot set the approval responder: "${this.#responder.owner}" already holds it.`);
     }
-    const holder = { owner, respond };
+    const holder: ResponderHolder = { owner, respond, pending: new Set(), unloaded: false };
     this.#responder = holder;
     return createDisposer(() => {
+      holder.unloaded = true;
       if (this.#responder === holder) this.#responder = undefined;
+      for (const controller of holder.pending) controller.abort(new Error('the approver was unloaded'));
     });
   }
 
@@ -95,9 +106,10 @@ export class ApprovalGate {
     let key: ApprovalKey;
     let stored: ApprovalResponse | undefined;
     try {
-      key = { callId: request.callId, toolName: request.toolName, argumentsHash: argumentsHash(request.arguments) };
-      stored = await memory.find(key);
+      key = { callId: request.callId, callKey: request.callKey, toolName: request.toolName, argumentsHash: argumentsHash(request.arguments) };
+      stored = await awaitPlugin(memory.find(key), options.signal, MEMORY);
     } catch (error) {
+      if (error instanceof CallAborted) return CANCELLED;
       return { approved: false, message: `The stored approvals could not be read (${describe(error)}), so the call was denied.` };
     }
     // A reused decision reads exactly as it did when it was given: the model sees no difference.
@@ -106,8 +118,9 @@ export class ApprovalGate {
     const { outcome, answer } = await this.#ask(request, options);
     if (answer === undefined) return outcome;
     try {
-      await memory.record(key, answer);
+      await awaitPlugin(memory.record(key, answer), options.signal, MEMORY);
     } catch (error) {
+      if (error instanceof CallAborted) return CANCELLED;
       // An allow that is not stored would be asked again after a restart, for a call that already ran.
       return { approved: false, message: `The approval answer could not be recorded (${describe(error)}), so the call was denied.` };
     }
@@ -125,14 +138,17 @@ export class ApprovalGate {
     }
     if (options.signal?.aborted) return { outcome: { approved: false, message: 'The call was cancelled while waiting for approval.' } };
     const controller = new AbortController();
+    holder.pending.add(controller);
     const onAbort = () => controller.abort(options.signal?.reason);
     options.signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      const answer = await pTimeout(Promise.resolve().then(() => holder.respond({ ...request, signal: controller.signal })), {
+      const answer = await pTimeout(Promise.resolve().then(() => holder.respond(Object.freeze({ ...request, signal: controller.signal }))), {
         milliseconds: options.timeoutMs,
         signal: controller.signal,
         message: 'approval timed out',
       });
+      // An answer from a responder that was unloaded meanwhile is no answer: its owner is gone.
+      if (holder.unloaded || this.#responder !== holder) return { outcome: UNLOADED };
       // Anything but a clear allow is a denial; the user's message (if any) is kept for the model.
       const given: ApprovalResponse =
         answer?.decision === 'allow'
@@ -142,17 +158,31 @@ export class ApprovalGate {
             : { decision: 'deny' };
       return { outcome: outcomeOf(given, request.toolName), answer: given };
     } catch (error) {
+      if (holder.unloaded) return { outcome: UNLOADED };
       if (controller.signal.aborted) return { outcome: { approved: false, message: 'The call was cancelled while waiting for approval, so it was denied.' } };
       if (error instanceof Error && error.name === 'TimeoutError') {
         return { outcome: { approved: false, message: `No approval came within ${Math.round(options.timeoutMs / 1000)} s, so the call was denied.` } };
       }
       return { outcome: { approved: false, message: `The approval prompt failed (${describe(error)}), so the call was denied.` } };
     } finally {
+      holder.pending.delete(controller);
       options.signal?.removeEventListener('abort', onAbort);
       // Tell a prompt still open that its answer is no longer wanted.
       if (!controller.signal.aborted) controller.abort(new Error('approval settled'));
     }
   }
+}
+
+const UNLOADED: ApprovalOutcome = Object.freeze({ approved: false, message: 'The approver was unloaded before it answered, so the call was denied.' });
+const CANCELLED: ApprovalOutcome = Object.freeze({ approved: false, message: 'The call was cancelled while waiting for approval, so it was denied.' });
+const MEMORY = Object.freeze({ stage: 'prepareExecution', name: "the run's approval memory", boundMs: Infinity } as const);
+
+interface ResponderHolder {
+  readonly owner: string;
+  readonly respond: ApprovalResponder;
+  /** Prompts open on this responder: aborted when it is unloaded, so they close and deny at once. */
+  readonly pending: Set<AbortController>;
+  unloaded: boolean;
 }
 
 function outcomeOf(response: ApprovalResponse, toolName: string): ApprovalOutcome {

@@ -6,6 +6,7 @@ import { HarnessError } from '../harness-error.js';
 import { HookFailure } from '../plugins/hook-failure.js';
 import type { Logger } from '../logger.js';
 import type { Sandbox } from './sandbox.js';
+import { awaitPlugin, CallAborted } from '../pipeline/await-plugin.js';
 
 export type GuardDecision = 'allow' | 'ask' | 'deny';
 
@@ -18,6 +19,8 @@ export interface GuardVerdict {
 /** The call as guards see it: validated final arguments, after every prepareExecution tap. */
 export interface GuardCall {
   readonly callId: string;
+  /** The harness's key for this execution (unique across turns and agents). */
+  readonly callKey: string;
   readonly toolName: string;
   readonly tier: ToolTier;
   readonly arguments: ToolArguments;
@@ -48,7 +51,12 @@ interface GuardEntry {
   readonly guard: Guard;
 }
 
-const RANK: Readonly<Record<GuardDecision, number>> = { allow: 0, ask: 1, deny: 2 };
+// A Map, not an object: a verdict of 'constructor' or '__proto__' must not find a rank.
+const RANK: ReadonlyMap<unknown, number> = new Map<GuardDecision, number>([
+  ['allow', 0],
+  ['ask', 1],
+  ['deny', 2],
+]);
 const ALLOW: GuardOutcome = Object.freeze({ decision: 'allow', reason: undefined, by: undefined });
 
 /**
@@ -83,23 +91,34 @@ export class GuardList {
    * Asks every guard. Stops early at `deny` (nothing is stricter). A guard that throws or answers
    * something else than allow, ask or deny throws `HookFailure`: the call fails closed.
    */
-  async evaluate(call: GuardCall, context: GuardContext): Promise<GuardOutcome> {
+  async evaluate(call: GuardCall, context: GuardContext, boundMs = Infinity): Promise<GuardOutcome> {
     let outcome = ALLOW;
     for (const { owner, guard } of this.#entries) {
       let verdict: GuardVerdict | undefined;
+      const name = `guard ${owner}`;
       try {
-        verdict = await guard(call, context);
+        verdict = await awaitPlugin(guard(call, context), context.signal, { stage: 'prepareExecution', name, boundMs });
       } catch (error) {
-        throw new HookFailure('prepareExecution', `guard ${owner}`, error);
+        if (error instanceof CallAborted || error instanceof HookFailure) throw error;
+        throw new HookFailure('prepareExecution', name, error);
       }
       if (verdict === undefined) continue;
-      const rank = RANK[verdict?.decision];
+      const decision = typeof verdict === 'object' && verdict !== null ? verdict.decision : undefined;
+      const rank = RANK.get(decision);
       if (rank === undefined) {
-        throw new HookFailure('prepareExecution', `guard ${owner}`, new TypeError(`answered ${JSON.stringify(verdict)}; expected { decision: 'allow' | 'ask' | 'deny' }`));
+        throw new HookFailure('prepareExecution', name, new TypeError(`answered ${describeVerdict(verdict)}; expected { decision: 'allow' | 'ask' | 'deny' }`));
       }
-      if (rank > RANK[outcome.decision]) outcome = { decision: verdict.decision, reason: verdict.reason, by: owner };
+      if (rank > RANK.get(outcome.decision)!) outcome = { decision: decision as GuardDecision, reason: typeof verdict.reason === 'string' ? verdict.reason : undefined, by: owner };
       if (outcome.decision === 'deny') break;
     }
     return outcome;
+  }
+}
+
+function describeVerdict(verdict: unknown): string {
+  try {
+    return JSON.stringify(verdict)?.slice(0, 200) ?? String(verdict);
+  } catch {
+    return typeof verdict;
   }
 }

@@ -1,3 +1,4 @@
+import type { CallRun } from './call-run.js';
 import type { Logger } from '../logger.js';
 import type { InferParameters } from './infer-schema.js';
 import type { JsonSchema, StandardJsonSchema } from './schema-validator.js';
@@ -59,6 +60,10 @@ export interface ToolExecution {
   /** Aborts on the caller's signal, the turn's signal and the call's timeout. Bodies should honour it. */
   readonly signal: AbortSignal;
   readonly callId: string;
+  /** The harness's key for this execution (see `CallContext.callKey`). */
+  readonly callKey: string;
+  /** The run the call belongs to. */
+  readonly run: CallRun;
   readonly toolName: string;
   /** 1 for the first run, 2 for the first retry, ... */
   readonly attempt: number;

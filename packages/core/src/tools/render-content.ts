@@ -1,4 +1,5 @@
 import { describeImage, formatBytes, imageBytes, type ContentPart } from './content-part.js';
+import { snapshotBytes } from '../pipeline/snapshot-value.js';
 
 /** Default cap on the content a model sees from one tool call, in UTF-16 code units. */
 export const DEFAULT_MAX_CONTENT_CHARS = 100_000;
@@ -25,11 +26,14 @@ export function renderValue(value: unknown): string {
  */
 export function capContent(content: string, maxChars: number): string {
   if (content.length <= maxChars) return content;
-  let end = maxChars;
+  const note = (omitted: number) => `\n[... truncated: ${omitted} more characters not shown]`;
+  // The note counts against the cap: the whole content stays within maxChars.
+  // (Below about 50 characters there is no room for it, and the note goes over the cap instead.)
+  const room = maxChars - note(content.length).length;
+  let end = room > 0 ? room : maxChars;
   const code = content.charCodeAt(end - 1);
   if (code >= 0xd800 && code <= 0xdbff) end -= 1;
-  const omitted = content.length - end;
-  return `${content.slice(0, end)}\n[... truncated: ${omitted} more characters not shown]`;
+  return `${content.slice(0, end)}${note(content.length - end)}`;
 }
 
 /** Default cap on one image's bytes (decoded) in a result: 5 MB, what the strictest providers take. */
@@ -75,7 +79,9 @@ function jsonReplacer(): (this: unknown, key: string, value: unknown) => unknown
   const originals: object[] = [];
   return function replace(this: unknown, key: string, value: unknown): unknown {
     // JSON.stringify applies toJSON before the replacer; look at the original for buffers.
-    const original = typeof this === 'object' && this !== null ? (this as Record<string, unknown>)[key] : value;
+    const held = typeof this === 'object' && this !== null ? (this as Record<string, unknown>)[key] : value;
+    const original = snapshotBytes(held) ?? held;
+    if (original instanceof ArrayBuffer) return `[ArrayBuffer ${original.byteLength} bytes]`;
     if (ArrayBuffer.isView(original)) return `[${original.constructor.name} ${original.byteLength} bytes]`;
     if (typeof value === 'bigint') return `${value}n`;
     if (typeof value === 'function') return `[Function ${value.name || 'anonymous'}]`;

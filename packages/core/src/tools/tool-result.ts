@@ -94,8 +94,13 @@ export function successResult(meta: ResultMeta, value: unknown, content: string,
   });
 }
 
-/** Builds a frozen failure whose content tells the model the code and the message. */
+/** Longest failure message: what a model needs to act on, never a dump. */
+export const MAX_FAILURE_MESSAGE_CHARS = 2_000;
+
+/** Builds a frozen failure whose content tells the model the code and the message (capped at 2,000 characters). */
 export function failureResult(meta: ResultMeta, code: ToolError['code'], message: string, content?: string): ToolFailure {
+  if (message.length > MAX_FAILURE_MESSAGE_CHARS) message = `${message.slice(0, MAX_FAILURE_MESSAGE_CHARS - 3)}...`;
+  if (typeof code === 'string' && code.length > 64) code = code.slice(0, 64);
   return Object.freeze({
     ok: false,
     callId: meta.callId,
@@ -120,4 +125,22 @@ export class ToolCallError extends Error {
     super(message, options);
     this.code = code;
   }
+
+  /** Recognises a `ToolCallError` from any copy of `@weir/core` (by its brand, not its class). */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isToolCallError(value);
+  }
+}
+// See HarnessError: a brand survives a plugin's own copy of @weir/core.
+const TOOL_CALL_ERROR = Symbol.for('weir.ToolCallError');
+Object.defineProperty(ToolCallError.prototype, TOOL_CALL_ERROR, { value: true });
+
+/** True for a `ToolCallError` of any copy of `@weir/core`: its code is kept and it is never retried. */
+export function isToolCallError(error: unknown): error is ToolCallError {
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    (error as Record<symbol, unknown>)[TOOL_CALL_ERROR] === true &&
+    typeof (error as { code?: unknown }).code === 'string'
+  );
 }

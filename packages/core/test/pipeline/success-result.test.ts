@@ -68,8 +68,11 @@ describe('stage 4: createSuccessResult', () => {
   it('caps oversized content with a marker that says how much was left out', async () => {
     const result = await run(returning('x'.repeat(500)), { maxContentChars: 100 });
     expect(result.ok).toBe(true);
-    expect(result.content.startsWith('x'.repeat(100))).toBe(true);
-    expect(result.content).toContain('[... truncated: 400 more characters not shown]');
+    // The marker counts against the cap: what the model reads is at most maxContentChars.
+    expect(result.content.length).toBeLessThanOrEqual(100);
+    expect(result.content.startsWith('x'.repeat(50))).toBe(true);
+    const omitted = Number(/truncated: (\d+) more characters/.exec(result.content)?.[1]);
+    expect(omitted + result.content.indexOf('\n')).toBe(500);
     if (result.ok) expect(result.value).toHaveLength(500);
   });
 

@@ -57,8 +57,8 @@ describe('the run journal (ExecuteOptions.journal)', () => {
     // b finished first, but results are told in call order, after every body ran.
     expect(log.filter((entry) => entry.startsWith('settled'))).toEqual(['settled a ok', 'settled b ok']);
     expect(started).toEqual([
-      { callId: 'a', toolName: 'slow', tier: 'write', arguments: { id: 'a' } },
-      { callId: 'b', toolName: 'echo', tier: 'read-only', arguments: { text: 'final' } },
+      { callId: 'a', callKey: expect.any(String), toolName: 'slow', tier: 'write', arguments: { id: 'a' } },
+      { callId: 'b', callKey: expect.any(String), toolName: 'echo', tier: 'read-only', arguments: { text: 'final' } },
     ]);
   });
 
