@@ -113,6 +113,9 @@ export function createAgent(options: AgentOptions): Agent {
   let pending = resumed?.pending ?? NO_CALLS;
   let turnOpen = resumed?.turnOpen ?? false;
   let busy = false;
+  // Ids of every tool call in the history (a resumed session's too): new calls never reuse one.
+  const usedCallIds = new Set<string>();
+  for (const message of messages) if (message.role === 'assistant') for (const call of message.toolCalls ?? []) usedCallIds.add(call.id);
 
   const run = async (method: string, input: TurnInput, turnOptions: TurnOptions): Promise<TurnResult> => {
     // Two turns appending to one history at once would interleave their messages.
@@ -130,6 +133,7 @@ export function createAgent(options: AgentOptions): Agent {
         signal: linked.signal,
         emit: guardListener(turnOptions.onEvent, harness),
         stream: turnOptions.stream ?? turnOptions.onEvent !== undefined,
+        usedCallIds,
       };
       // A turn whose signal has already aborted never starts (runTurn leaves everything as it was).
       if (turnOpen && !linked.signal?.aborted) {

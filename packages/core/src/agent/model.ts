@@ -17,6 +17,11 @@ export interface ModelToolCall {
   readonly id: string;
   readonly name: string;
   readonly arguments: string | Readonly<Record<string, unknown>>;
+  /**
+   * The harness's own key for this execution (a UUIDv7), set by the agent loop when the call joins
+   * the history: model ids repeat, keys do not. Adapters never send it to a model.
+   */
+  readonly key?: string;
 }
 
 export interface SystemMessage {

@@ -4,6 +4,8 @@ import type { AssistantMessage, LanguageModel, Message, ModelResponse, ModelTool
 import type { ContentPart } from '../tools/content-part.js';
 import type { ToolResult } from '../tools/tool-result.js';
 import { addUsage } from './add-usage.js';
+import { newCallKey } from '../pipeline/call-key.js';
+import { normalizeToolCalls } from './normalize-tool-calls.js';
 import type { AgentEvent } from './agent-event.js';
 import { callModel } from './call-model.js';
 import type { SessionRecorder } from './session-recorder.js';
@@ -24,6 +26,8 @@ export interface TurnContext {
   readonly emit: ((event: AgentEvent) => void) | undefined;
   /** Ask for text deltas (the model streams if it can). */
   readonly stream: boolean;
+  /** Every tool call id in the agent's history: a new call never reuses one. */
+  readonly usedCallIds: Set<string>;
 }
 
 const NO_RESULTS: readonly ToolResult[] = Object.freeze([]);
@@ -52,7 +56,8 @@ export async function runTurn(context: TurnContext, input: TurnInput): Promise<T
   const { messages, maxSteps, signal, emit, recorder } = context;
   const steps: AgentStep[] = [];
   const toolResults: ToolResult[] = [];
-  const options = { signal, concurrency: context.toolConcurrency, approvals: recorder?.approvals, journal: recorder?.journal };
+  // One run per turn: every call of the turn carries it (journals, queues and traces key on it).
+  const options = { signal, concurrency: context.toolConcurrency, approvals: recorder?.approvals, journal: recorder?.journal, run: Object.freeze({ id: newCallKey() }) };
   let usage: Usage | undefined;
   let lastText = '';
 
@@ -93,8 +98,11 @@ export async function runTurn(context: TurnContext, input: TurnInput): Promise<T
       recorder?.check();
       const index = steps.length + 1;
 
-      const response = await think(context, index);
-      if (response === ABORTED) return await end('aborted');
+      const answered = await think(context, index);
+      if (answered === ABORTED) return await end('aborted');
+      // Checked and given unique ids before the answer joins the history: a malformed call leaves it answerable.
+      const normalized = normalizeToolCalls(context.model, answered.toolCalls, context.usedCallIds, index);
+      const response: ModelResponse = normalized.length === 0 && answered.toolCalls.length === 0 ? answered : { ...answered, toolCalls: normalized };
       usage = addUsage(usage, response.usage);
       lastText = response.text !== '' ? response.text : (response.refusal ?? '');
       const assistant = assistantMessage(response, lastText);

@@ -51,7 +51,14 @@ export async function importPlugin(packageName: string, options: ImportPluginOpt
     throw new HarnessError('PLUGIN_NOT_FOUND', `The plugin package "${packageName}" failed to load: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
   const exported = module.default;
-  const plugin = typeof exported === 'function' ? await (exported as (options: unknown) => unknown)(options.options) : exported;
+  let plugin: unknown = exported;
+  if (typeof exported === 'function') {
+    try {
+      plugin = await (exported as (options: unknown) => unknown)(options.options);
+    } catch (error) {
+      throw new HarnessError('INVALID_PLUGIN', `The plugin factory exported by "${packageName}" threw: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    }
+  }
   if (!isPlugin(plugin)) {
     throw new HarnessError('INVALID_PLUGIN', `The default export of "${packageName}" is not a plugin or a plugin factory. Export default definePlugin({ name, setup }) or a function returning one.`);
   }
@@ -65,8 +72,13 @@ export async function importPlugin(packageName: string, options: ImportPluginOpt
  */
 export async function loadPlugins(packageNames: readonly string[], harness: Harness, options: Omit<ImportPluginOptions, 'options'> = {}): Promise<AsyncDisposer> {
   const unloads: AsyncDisposer[] = [];
+  // Last first; a disposer leaves the list only once it has run, so after a refused unload
+  // (PLUGIN_IN_USE) calling this again picks up where it stopped.
   const unloadAll = async () => {
-    while (unloads.length > 0) await unloads.pop()!();
+    while (unloads.length > 0) {
+      await unloads[unloads.length - 1]!();
+      unloads.pop();
+    }
   };
   try {
     for (const name of packageNames) unloads.push(await harness.use(await importPlugin(name, options)));

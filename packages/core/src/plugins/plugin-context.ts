@@ -2,6 +2,7 @@ import type { PluginContext, PluginHooks } from './define-plugin.js';
 import { createDisposer, type Disposer } from '../disposer.js';
 import { HarnessError } from '../harness-error.js';
 import type { HarnessRuntime } from '../harness-runtime.js';
+import type { Logger } from '../logger.js';
 import { HOOK_NAMES, type TappableHook } from './hooks.js';
 import { hookFacade } from './hook-facade.js';
 
@@ -33,15 +34,20 @@ export class PluginRegistrations {
     if (this.#closed) throw new HarnessError('PLUGIN_UNLOADED', `Plugin "${this.pluginName}" has been unloaded; it cannot register anything any more.`);
   }
 
-  /** Closes the record and undoes everything, last first. Every undo runs even if one throws. */
-  async unwind(): Promise<unknown[]> {
+  /**
+   * Closes the record and undoes everything, last first. Every undo runs even if one throws, and
+   * one that does not settle within `boundMs` is given up on (logged, reported as an error), so a
+   * cleanup that hangs cannot hang `close()`.
+   */
+  async unwind(boundMs = Infinity, logger?: Logger): Promise<unknown[]> {
     this.#closed = true;
     const errors: unknown[] = [];
     while (this.#undo.length > 0) {
       const undo = this.#undo.pop()!;
       try {
-        await undo();
+        await settleWithin(undo(), boundMs);
       } catch (error) {
+        if (error instanceof CleanupTimedOut) logger?.warn({ plugin: this.pluginName }, `a cleanup of plugin "${this.pluginName}" did not finish within ${boundMs} ms; unloading went on without it`);
         errors.push(error);
       }
     }
@@ -103,4 +109,19 @@ export function createPluginContext(runtime: HarnessRuntime, registrations: Plug
 
 function pluginHook(hook: TappableHook, owner: string, registrations: PluginRegistrations) {
   return hookFacade(hook, owner, (undo) => registrations.record(undo), () => registrations.assertOpen());
+}
+
+class CleanupTimedOut extends Error {
+  override readonly name = 'CleanupTimedOut';
+}
+
+/** Awaits a cleanup for at most `boundMs` (its timer never keeps the process alive). */
+function settleWithin(value: void | Promise<void>, boundMs: number): void | Promise<void> {
+  if (!(value instanceof Promise) || !Number.isFinite(boundMs)) return value;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new CleanupTimedOut(`a cleanup did not finish within ${boundMs} ms`)), boundMs);
+    timer.unref?.();
+  });
+  return Promise.race([value, expired]).finally(() => clearTimeout(timer));
 }

@@ -43,13 +43,23 @@ export class PluginHost {
     try {
       await plugin.setup(createPluginContext(this.runtime, registrations));
     } catch (error) {
+<<<<<<< HEAD
       const cleanupErrors = await registrations.unwind();
       for (const cleanupError of cleanupErrors) this.runtime.logger.error({ err: cleanupError, plugin: name }, 'cleanup after a failed setup failed');
       // The cause's message usually ends with its own period: never print two.
       const reason = (error instanceof Error ? error.message : String(error)).replace(/[.\s]+$/, '');
       throw new HarnessError('PLUGIN_SETUP_FAILED', `Plugin "${name}" failed to set up: ${reason}. Nothing it registered was kept.`, { cause: error });
+=======
+      await this.unwindQuietly(name, registrations);
+      throw new HarnessError('PLUGIN_SETUP_FAILED', `Plugin "${name}" failed to set up: ${error instanceof Error ? error.message : String(error)}. Nothing it registered was kept.`, { cause: error });
+>>>>>>> 771eaf3 (wip: agent ids and keys)
     } finally {
       this.#loading.delete(name);
+    }
+    if (this.#closed) {
+      // close() ran while this setup was under way: nothing it registered may outlive the harness.
+      await this.unwindQuietly(name, registrations);
+      throw new HarnessError('HARNESS_CLOSED', `Plugin "${name}" was not loaded: the harness closed while it was setting up. Nothing it registered was kept.`);
     }
     const entry: LoadedPlugin = { plugin, registrations };
     this.#loaded.set(name, entry);
@@ -80,6 +90,11 @@ export class PluginHost {
     }
   }
 
+  private async unwindQuietly(name: string, registrations: PluginRegistrations): Promise<void> {
+    const cleanupErrors = await registrations.unwind(this.runtime.disposeTimeoutMs, this.runtime.logger);
+    for (const cleanupError of cleanupErrors) this.runtime.logger.error({ err: cleanupError, plugin: name }, 'cleanup after a failed or cancelled setup failed');
+  }
+
   private assertNoDependents(name: string): void {
     const dependents = [...this.#loaded.values()].filter((entry) => entry.plugin.dependsOn?.includes(name)).map((entry) => `"${entry.plugin.name}"`);
     if (dependents.length > 0) {
@@ -89,7 +104,7 @@ export class PluginHost {
 
   private async unload(name: string, entry: LoadedPlugin): Promise<void> {
     this.#loaded.delete(name);
-    const errors = await entry.registrations.unwind();
+    const errors = await entry.registrations.unwind(this.runtime.disposeTimeoutMs, this.runtime.logger);
     if (errors.length > 0) {
       throw new HarnessError('PLUGIN_DISPOSE_FAILED', `Plugin "${name}" failed to clean up (${errors.map((e) => (e instanceof Error ? e.message : String(e))).join('; ')}); every registration was still removed.`, { cause: new AggregateError(errors) });
     }

@@ -1,6 +1,7 @@
 import { createDisposer, type Disposer } from '../disposer.js';
 import type { FileAction, ToolDefinition, ToolFiles, ToolPathArgument, ToolRetryPolicy, ToolTier } from './define-tool.js';
 import { HarnessError } from '../harness-error.js';
+import { snapshotValue } from '../pipeline/snapshot-value.js';
 import { compileSchema, type CompiledSchema, type JsonSchema } from './schema-validator.js';
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -111,7 +112,7 @@ export class ToolRegistry {
     return this.#tools.size;
   }
 
-  /** The model view: `{ name, description, parameters }` per tool. Cached and frozen until the registry changes. */
+  /** The model view: `{ name, description, parameters }` per tool. Cached and deep-frozen (a snapshot taken at registration) until the registry changes. */
   schemas(): readonly ToolSchema[] {
     this.#schemas ??= Object.freeze(
       [...this.#tools.values()].map((tool) =>
@@ -155,7 +156,8 @@ function compileTool(tool: ToolDefinition, source: ToolSource): RegisteredTool {
     tier: tool.tier ?? 'dangerous',
     files,
     source,
-    jsonSchema: args.jsonSchema,
+    // A deep-frozen snapshot: editing the model view (or the author's object) cannot desync it from validation.
+    jsonSchema: snapshotValue(args.jsonSchema),
     arguments: args,
     outputSchema,
     retryPolicy,

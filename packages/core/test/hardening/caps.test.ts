@@ -28,7 +28,7 @@ describe('caps hold everywhere', () => {
     expect(result.content.length).toBeLessThanOrEqual(MAX + 40);
   });
 
-  it('an INVALID_ARGUMENTS list of 200,000 problems is capped', async () => {
+  it('an INVALID_ARGUMENTS list of 200,000 problems is capped', { timeout: 60_000 }, async () => {
     const properties = Object.fromEntries(Array.from({ length: 200 }, (_, index) => [`p${index}`, { type: 'string' }]));
     const tool = defineTool({ name: 'wide', description: 'Takes many strings.', tier: 'read-only', parameters: { type: 'object', properties, additionalProperties: { type: 'string' } }, execute: () => 'ran' });
     const harness = await harnessWith([tool]);

@@ -1,3 +1,4 @@
+import { createHook } from 'node:async_hooks';
 import type { Plugin } from '../define-plugin.js';
 import { isPlugin } from '../define-plugin.js';
 import { createHarness, type Harness, type HarnessOptions } from '../../harness.js';
@@ -47,6 +48,7 @@ export async function assertPluginConformance(plugin: Plugin, options: Conforman
   const cycles = options.cycles ?? 2;
   for (let cycle = 1; cycle <= cycles; cycle += 1) {
     const before = snapshotHarness(harness);
+    const resources = watchResources();
     const unload = await harness.use(plugin);
     tools = harness.tools.names().filter((toolName) => !before.tools.some(([existing]) => existing === toolName));
     if (cycle === 1) {
@@ -55,6 +57,7 @@ export async function assertPluginConformance(plugin: Plugin, options: Conforman
       if (options.runExamples ?? true) examplesRun = await runExamples(harness, tools, problems);
     }
     await unload();
+    problems.push(...(await resources.leftAlive(cycle)));
     const differences = diffSnapshots(before, snapshotHarness(harness));
     if (differences.length > 0) problems.push(`after unload (cycle ${cycle}) the harness differs from before: ${differences.join('; ')}`);
   }
@@ -108,3 +111,46 @@ async function runExamples(harness: Harness, tools: readonly string[], problems:
   }
   return run;
 }
+
+/**
+ * Watches the resources created while the plugin is loaded (timers, servers, sockets, child
+ * processes, pipes) and reports those still alive after its unload, once pending closes had a
+ * moment to finish. An unref'd timer does not keep the process alive and is not counted.
+ */
+function watchResources(): { leftAlive(cycle: number): Promise<string[]> } {
+  const alive = new Map<number, { type: string; resource: WeakRef<object> }>();
+  const hook = createHook({
+    init(asyncId, type, _trigger, resource) {
+      if (RESOURCE_NAMES[type] !== undefined) alive.set(asyncId, { type, resource: new WeakRef(resource as object) });
+    },
+    destroy(asyncId) {
+      alive.delete(asyncId);
+    },
+  }).enable();
+  return {
+    async leftAlive(cycle) {
+      for (let turn = 0; turn < 3; turn += 1) await new Promise((resolve) => setImmediate(resolve));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      hook.disable();
+      const counts = new Map<string, number>();
+      for (const { type, resource } of alive.values()) {
+        // A fired or cleared timer is marked destroyed before its destroy event is told.
+        const held = resource.deref() as { hasRef?: () => boolean; _destroyed?: boolean } | undefined;
+        if (held === undefined || held._destroyed === true || held.hasRef?.() === false) continue;
+        counts.set(type, (counts.get(type) ?? 0) + 1);
+      }
+      return [...counts].map(([type, count]) => `after unload (cycle ${cycle}) the plugin left ${count} x ${RESOURCE_NAMES[type]} (${type}) alive after unload: stop it in ctx.onDispose`);
+    },
+  };
+}
+
+const RESOURCE_NAMES: Readonly<Record<string, string>> = {
+  Timeout: 'a timer or interval',
+  TCPSERVERWRAP: 'a listening server',
+  TCPWRAP: 'a socket',
+  PIPESERVERWRAP: 'a listening pipe',
+  PIPEWRAP: 'a pipe',
+  PROCESSWRAP: 'a child process',
+  UDPWRAP: 'a UDP socket',
+  FSEVENTWRAP: 'a file watcher',
+};
