@@ -22,6 +22,17 @@ if (only === 'mcp') {
   process.exit(0);
 }
 
+if (only === 'core') {
+  // The pipeline, the agent step and the peers' agent step: what the core's speed claims rest on.
+  console.log(`weir benchmarks (core only) - Node ${process.version}, ${process.platform}/${process.arch}`);
+  await pipelineBench();
+  const step = await agentStepBench();
+  const peerFigures = await measurePeers({ quick });
+  console.log(formatPeerTable(peerFigures));
+  printAgentStepComparison(step, peerFigures);
+  process.exit(0);
+}
+
 console.log(`weir benchmarks - Node ${process.version}, ${process.platform}/${process.arch}`);
 // `pnpm bench -- --cold-start` (or `--only=cold-start`): only the cold-start section.
 if (process.argv.includes('--cold-start') || only === 'cold-start') {

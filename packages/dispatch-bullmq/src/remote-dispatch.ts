@@ -126,6 +126,7 @@ function remoteBody(
         argumentsHash: hash,
         callId: exec.callId,
         callKey: keys.callKey,
+        ...(keys.runId === undefined ? {} : { runId: keys.runId }),
         ...(keys.parentCallKey === undefined ? {} : { parentCallKey: keys.parentCallKey }),
         attempt,
         tier: tool.tier,
@@ -142,14 +143,16 @@ function remoteBody(
 }
 
 /**
- * The call's key, unique across turns, agents and processes. The core's harness-generated key
- * (`exec.run.id`) is used when the core provides it; until then one is made here, per call.
+ * The call's key, unique across turns, agents and processes: the core's harness-generated
+ * `exec.callKey` (one made here only for an exec that has none), and the run it belongs to.
  */
-function callKeysOf(exec: ToolExecution): { callKey: string; parentCallKey: string | undefined } {
+function callKeysOf(exec: ToolExecution): { callKey: string; runId: string | undefined; parentCallKey: string | undefined } {
+  const given = (exec as { callKey?: unknown }).callKey;
+  const callKey = typeof given === 'string' && given !== '' ? given : randomUUID();
   const run = (exec as { run?: { id?: unknown; parentCallKey?: unknown } }).run;
-  const callKey = typeof run?.id === 'string' && run.id !== '' ? run.id : randomUUID();
+  const runId = typeof run?.id === 'string' && run.id !== '' ? run.id : undefined;
   const parentCallKey = typeof run?.parentCallKey === 'string' ? run.parentCallKey : undefined;
-  return { callKey, parentCallKey };
+  return { callKey, runId, parentCallKey };
 }
 
 /** The result's `attempts` counts remote runs the way it counts local ones. */

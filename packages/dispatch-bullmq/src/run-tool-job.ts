@@ -73,7 +73,8 @@ export async function runToolJob(runtime: ToolJobRuntime, job: RunnableJob, sign
       const payload = typeof update === 'number' || (typeof update === 'object' && update !== null) ? update : { value: update };
       job.updateProgress(payload as number | object).catch((error: unknown) => runtime.logger.debug({ err: error, jobId }, 'a progress report was lost'));
     },
-    run: { id: data.callKey, ...(data.parentCallKey === undefined ? {} : { parentCallKey: data.parentCallKey }) },
+    callKey: data.callKey,
+    run: { id: data.runId ?? data.callKey, ...(data.parentCallKey === undefined ? {} : { parentCallKey: data.parentCallKey }) },
   } satisfies ToolExecution & Record<string, unknown>;
 
   try {

@@ -21,6 +21,8 @@ export interface ToolJob {
   readonly callId: string;
   /** Unique across turns, agents and processes: with `attempt`, it names the job. */
   readonly callKey: string;
+  /** The run the call belongs to (`exec.run.id` on the caller's side). */
+  readonly runId?: string;
   readonly parentCallKey?: string;
   /** 1 for the first run, 2 for the first retry, ... */
   readonly attempt: number;

@@ -29,6 +29,7 @@ const KEYS = { enter: '\r', down: '\u001b[B', up: '\u001b[A', escape: '\u001b', 
 function request(overrides: Partial<ApproverRequest> = {}): ApproverRequest {
   return {
     callId: 'call_1',
+    callKey: 'key_1',
     toolName: 'write_file',
     tier: 'write',
     arguments: { path: 'invoice\u202Etxt.exe', content: 'hi' },

@@ -104,7 +104,7 @@ describe('protected paths', () => {
   it('refuses a protected write when the body is run without the pipeline (no guard asked)', async () => {
     const h = await ws.harness();
     const tool = h.harness.tools.get('write_file')!;
-    const exec: ToolExecution = { signal: new AbortController().signal, callId: 'direct', toolName: 'write_file', attempt: 1, logger: h.harness.logger, sandbox: undefined, progress: () => undefined };
+    const exec: ToolExecution = { signal: new AbortController().signal, callId: 'direct', callKey: 'direct-key', run: { id: 'direct-run' }, toolName: 'write_file', attempt: 1, logger: h.harness.logger, sandbox: undefined, progress: () => undefined };
     await expect(tool.execute({ path: '.weir/settings.json', content: '{}' }, exec)).rejects.toMatchObject({ code: 'PROTECTED_PATH' });
     await expect(tool.execute({ path: 'plain.txt', content: 'ok' }, exec)).resolves.toMatchObject({ path: 'plain.txt' });
     expect(await exists(ws.fx.inRoot('.weir/settings.json'))).toBe(false);

@@ -43,16 +43,10 @@ export class PluginHost {
     try {
       await plugin.setup(createPluginContext(this.runtime, registrations));
     } catch (error) {
-<<<<<<< HEAD
-      const cleanupErrors = await registrations.unwind();
-      for (const cleanupError of cleanupErrors) this.runtime.logger.error({ err: cleanupError, plugin: name }, 'cleanup after a failed setup failed');
+      await this.unwindQuietly(name, registrations);
       // The cause's message usually ends with its own period: never print two.
       const reason = (error instanceof Error ? error.message : String(error)).replace(/[.\s]+$/, '');
       throw new HarnessError('PLUGIN_SETUP_FAILED', `Plugin "${name}" failed to set up: ${reason}. Nothing it registered was kept.`, { cause: error });
-=======
-      await this.unwindQuietly(name, registrations);
-      throw new HarnessError('PLUGIN_SETUP_FAILED', `Plugin "${name}" failed to set up: ${error instanceof Error ? error.message : String(error)}. Nothing it registered was kept.`, { cause: error });
->>>>>>> 771eaf3 (wip: agent ids and keys)
     } finally {
       this.#loading.delete(name);
     }
