@@ -105,7 +105,7 @@ describe('remoteDispatch with a worker process', () => {
     expect(failure(result)?.code).toBe('ABORTED');
     await waitFor(() => existsSync(path.join(dir, 'abort1.stopped')));
     expect(await readFile(path.join(dir, 'abort1.stopped'), 'utf8')).toBe('true');
-    expect(progress.filter((p) => p.callId === 'a1').map((p) => p.update)).toEqual([{ step: 1, of: 2 }, { step: 2, of: 2 }]);
+    expect(progress.filter((p) => p.callId === 'a1').map((p) => p.update)).toEqual([{ progress: 1, total: 2 }, { progress: 2, total: 2 }]);
   });
 
   it('stops the body on the worker at the call deadline', async () => {
