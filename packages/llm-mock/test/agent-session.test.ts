@@ -158,7 +158,7 @@ describe('agent loop: sessions', () => {
       { text: 'Deployed to prod.' },
     ]);
     const agent = createAgent({ model: next, harness, session: reopened });
-    expect(agent.pending).toEqual([{ id: 'c1', name: 'append_line', arguments: { line: 'deploy' } }]);
+    expect(agent.pending).toEqual([{ id: 'c1', name: 'append_line', arguments: { line: 'deploy' }, key: expect.any(String) }]);
     expect(agent.interrupted).toEqual([]);
     expect(agent.turnOpen).toBe(true);
 

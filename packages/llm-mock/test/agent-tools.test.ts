@@ -21,7 +21,7 @@ describe('agent loop: tools', () => {
     expect(agent.messages).toEqual([
       { role: 'system', content: 'Be brief.' },
       { role: 'user', content: 'What is in a.txt?' },
-      { role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'read_file', arguments: '{"path":"a.txt"}' }] },
+      { role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'read_file', arguments: '{"path":"a.txt"}', key: expect.any(String) }] },
       { role: 'tool', toolCallId: 'c1', toolName: 'read_file', content: 'alpha', isError: false },
       { role: 'assistant', content: 'It says alpha.' },
     ]);

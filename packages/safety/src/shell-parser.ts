@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { Language, Parser } from 'web-tree-sitter';
+import type { Parser } from 'web-tree-sitter';
 
 /** The part of a tree-sitter node the command analysis reads. */
 export interface SyntaxNode {
@@ -54,6 +54,8 @@ export function parseShellSync<T>(source: string, read: (root: SyntaxNode) => T)
 }
 
 async function loadParser(): Promise<Parser> {
+  // Imported on first use, not with the package: a harness that runs no shell never pays for it.
+  const { Language, Parser } = await import('web-tree-sitter');
   await Parser.init();
   const require = createRequire(import.meta.url);
   const language = await Language.load(require.resolve('tree-sitter-bash/tree-sitter-bash.wasm'));

@@ -16,7 +16,29 @@
  */
 export function snapshotValue<T>(value: T, maxDepth = DEFAULT_MAX_SNAPSHOT_DEPTH): T {
   if (typeof value !== 'object' || value === null) return value;
+  // Plain data that is deep-frozen already is its own snapshot: nothing can change it, so it is
+  // kept as it is (and keeps its identity, which a tool's renderer may key on).
+  if (Object.isFrozen(value) && isDeepFrozenData(value, maxDepth)) return value;
   return copy(value, new Map(), 0, maxDepth) as T;
+}
+
+/** True when `root` and everything in it are frozen plain objects, arrays, primitives or functions. */
+function isDeepFrozenData(root: object, maxDepth: number): boolean {
+  const stack: [object, number][] = [[root, 0]];
+  const seen = new Set<object>();
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (seen.has(node)) continue;
+    seen.add(node);
+    if (depth >= maxDepth || !Object.isFrozen(node)) return false;
+    const proto = Object.getPrototypeOf(node);
+    if (!Array.isArray(node) && proto !== Object.prototype && proto !== null) return false;
+    for (const key of Object.keys(node)) {
+      const child = (node as Record<string, unknown>)[key];
+      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+    }
+  }
+  return true;
 }
 
 /** The bytes behind a read-only byte snapshot (for the renderer), or `undefined` for any other value. */
