@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { ToolCall, ToolResult } from '@weir/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { assertNoMarker, createFsHarness, type FsHarness } from './helpers/fs-harness.js';
@@ -13,14 +15,16 @@ import { createSentinelFixture, type SentinelFixture } from './helpers/sentinel-
  */
 
 const RACE_MS = Number(process.env.WEIR_RACE_MS ?? 3000);
-// A floor for slow CI machines; a developer laptop makes several thousand calls in RACE_MS.
+// A floor for slow CI machines; a developer laptop makes several thousand calls in RACE_MS. On a
+// loaded machine the race goes on past RACE_MS until this many calls ran, up to MAX_RACE_MS.
 const MIN_CALLS = 1000;
+const MAX_RACE_MS = 40_000;
 
 // The attacker, run by `node -e`: swaps each name between the real thing and a link, with
 // renames so each state appears atomically. Every step may fail (the tools write too): ignored.
 const ATTACKER = String.raw`
 const fs = require('node:fs');
-const [root, base, home, ms] = process.argv.slice(1);
+const [root, base, home, ms, stop] = process.argv.slice(1);
 const end = Date.now() + Number(ms);
 const quiet = (fn) => { try { fn(); } catch {} };
 const swapFile = (name, target, content) => {
@@ -36,7 +40,7 @@ const swapDirectory = (name, target) => {
   quiet(() => fs.renameSync(root + '/' + name + '.d', root + '/' + name));
 };
 let rounds = 0;
-while (Date.now() < end) {
+while (Date.now() < end && !fs.existsSync(stop)) {
   swapFile('data.txt', base + '/etc/passwd', 'INSIDE-DATA\n');
   swapDirectory('sub', base + '/etc');
   swapFile('target.txt', home + '/.bashrc', 'INSIDE-TARGET\n');
@@ -46,9 +50,9 @@ while (Date.now() < end) {
 process.stdout.write(String(rounds));
 `;
 
-function startAttacker(fx: SentinelFixture): Promise<number> {
+function startAttacker(fx: SentinelFixture, stop: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['-e', ATTACKER, fx.root, fx.base, fx.home, String(RACE_MS)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['-e', ATTACKER, fx.root, fx.base, fx.home, String(MAX_RACE_MS), stop], { stdio: ['ignore', 'pipe', 'inherit'] });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.on('error', reject);
@@ -62,10 +66,17 @@ interface RaceOutcome {
 }
 
 async function race(h: FsHarness, fx: SentinelFixture, calls: readonly Omit<ToolCall, 'id'>[]): Promise<RaceOutcome> {
-  const attacker = startAttacker(fx);
+  // The stop file sits in its own temporary directory: the fixture checks nothing appears outside the workspace.
+  const stopDirectory = await mkdtemp(join(tmpdir(), 'weir-race-stop-'));
+  const stop = join(stopDirectory, 'stop');
+  const attacker = startAttacker(fx, stop);
   const results: ToolResult[] = [];
+  const started = Date.now();
   let done = false;
   void attacker.finally(() => (done = true)).catch(() => undefined);
+  const timer = setInterval(() => {
+    if (Date.now() - started >= RACE_MS && results.length >= MIN_CALLS) void writeFile(stop, '').catch(() => undefined);
+  }, 50);
   let id = 0;
   // Several callers at once, so calls interleave with each other as well as with the attacker.
   const caller = async () => {
@@ -74,8 +85,14 @@ async function race(h: FsHarness, fx: SentinelFixture, calls: readonly Omit<Tool
       results.push(...(await h.harness.executeToolCalls(batch, { concurrency: batch.length })));
     }
   };
-  await Promise.all([caller(), caller(), caller()]);
-  const rounds = await attacker;
+  let rounds: number;
+  try {
+    await Promise.all([caller(), caller(), caller()]);
+    rounds = await attacker;
+  } finally {
+    clearInterval(timer);
+    await rm(stopDirectory, { recursive: true, force: true });
+  }
   console.log(`swap race: ${results.length} calls against ${rounds} attacker rounds`);
   return { results, rounds };
 }
