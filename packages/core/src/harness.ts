@@ -83,6 +83,11 @@ export function runtimeOf(harness: Harness): HarnessRuntime {
   return runtime;
 }
 
+/** The `turn` observer hook of a harness made by `createHarness`, for the agent loop; `undefined` for any other object. */
+export function turnHookOf(harness: Harness): HarnessRuntime['hooks']['turn'] | undefined {
+  return runtimes.get(harness)?.hooks.turn;
+}
+
 /** Creates a harness: an empty registry, the six hooks, no guards, no approver, no sandbox. */
 export function createHarness(options: HarnessOptions = {}): Harness {
   const runtime: HarnessRuntime = {

@@ -38,6 +38,7 @@ export type { StageName } from './plugins/hook-failure.js';
 export type { CallContext, CallRun, ToolArguments, ToolCall } from './tools/call-context.js';
 export { MAX_ARGUMENT_DEPTH } from './pipeline/tool-arguments.js';
 export type { Dispatch, Preparation, PrepareAction, ResultAction } from './pipeline/stage-values.js';
+export type { CallEvent, CallStage } from './pipeline/call-event.js';
 
 export { definePlugin, isPlugin } from './plugins/define-plugin.js';
 export type { Plugin, PluginContext, PluginHook, PluginHooks, TapOptions } from './plugins/define-plugin.js';

@@ -1,4 +1,7 @@
-import type { ExecuteManyOptions, Harness, ProgressListener } from '../harness.js';
+import { turnHookOf, type ExecuteManyOptions, type Harness, type ProgressListener } from '../harness.js';
+import { hasTaps } from '../plugins/hooks.js';
+import { since } from '../pipeline/call-event.js';
+import type { TurnEvent, TurnInfo } from './turn-event.js';
 import { HarnessError, isHarnessError } from '../harness-error.js';
 import type { AssistantMessage, LanguageModel, Message, ModelResponse, ModelToolCall, Usage, UserMessage } from './model.js';
 import type { ContentPart } from '../tools/content-part.js';
@@ -60,12 +63,16 @@ export async function runTurn(context: TurnContext, input: TurnInput): Promise<T
   const options = { signal, concurrency: context.toolConcurrency, approvals: recorder?.approvals, journal: recorder?.journal, run: Object.freeze({ id: newCallKey() }) };
   let usage: Usage | undefined;
   let lastText = '';
+  // The `turn` observers (tracing), read once: an unobserved turn builds no event and reads no clock.
+  const tell = observeTurn(context, options.run);
+  const began = tell === undefined ? 0 : performance.now();
 
   const end = async (stopReason: StopReason): Promise<TurnResult> => {
     // The end is durable before the caller hears of it: a turn that reports an end has recorded it.
     await recorder?.turnEnd(stopReason);
     const result: TurnResult = { text: lastText, stopReason, steps, toolResults, usage };
     emit?.({ type: 'turn-end', result });
+    tell?.({ type: 'turn-end', result, durationMs: since(began) });
     return result;
   };
 
@@ -73,10 +80,12 @@ export async function runTurn(context: TurnContext, input: TurnInput): Promise<T
   recorder?.check();
   const text = 'text' in input ? input.text : '';
   emit?.('text' in input ? { type: 'turn-start', text } : { type: 'turn-start', text, resumed: true });
+  tell?.({ type: 'turn-start', text, resumed: !('text' in input) });
   // A turn whose signal has already aborted never starts: the history (and the session) stay as they were.
   if (signal?.aborted) {
     const result: TurnResult = { text: '', stopReason: 'aborted', steps, toolResults, usage };
     emit?.({ type: 'turn-end', result });
+    tell?.({ type: 'turn-end', result, durationMs: since(began) });
     return result;
   }
 
@@ -98,7 +107,7 @@ export async function runTurn(context: TurnContext, input: TurnInput): Promise<T
       recorder?.check();
       const index = steps.length + 1;
 
-      const answered = await think(context, index);
+      const answered = await think(context, index, tell);
       if (answered === ABORTED) return await end('aborted');
       // Checked and given unique ids before the answer joins the history: a malformed call leaves it answerable.
       const normalized = normalizeToolCalls(context.model, answered.toolCalls, context.usedCallIds, index);
@@ -132,27 +141,48 @@ export async function runTurn(context: TurnContext, input: TurnInput): Promise<T
   } catch (error) {
     // A turn that fails still closes its record, so a reader can tell a failed turn from a crash.
     if (recorder !== undefined && !recorder.failed) await recorder.turnEnd('failed').catch(() => undefined);
+    tell?.({ type: 'turn-error', error, durationMs: since(began) });
     throw error;
   }
 }
 
 /** Phase 1: one model call over the whole history (the array itself, never a copy). */
-async function think(context: TurnContext, index: number): Promise<ModelResponse | typeof ABORTED> {
+async function think(context: TurnContext, index: number, tell: TurnObserver | undefined): Promise<ModelResponse | typeof ABORTED> {
   const { model, harness, messages, signal, emit } = context;
   emit?.({ type: 'model-call-start', step: index });
   const request = { messages, tools: harness.tools.schemas(), signal };
   const onTextDelta = emit !== undefined && context.stream ? (delta: string) => emit({ type: 'text-delta', step: index, text: delta }) : undefined;
+  let began = 0;
+  if (tell !== undefined) {
+    tell({ type: 'model-call-start', step: index, request });
+    began = performance.now();
+  }
   let response: ModelResponse;
   try {
     response = await callModel(model, request, onTextDelta);
   } catch (error) {
-    if (signal?.aborted) return ABORTED;
-    if (isHarnessError(error, 'INVALID_MODEL_RESPONSE')) throw error;
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new HarnessError('MODEL_CALL_FAILED', `Model ${model.id} failed at step ${index}: ${reason}`, { cause: error });
+    const aborted = signal?.aborted === true;
+    if (!aborted && !isHarnessError(error, 'INVALID_MODEL_RESPONSE')) {
+      const reason = error instanceof Error ? error.message : String(error);
+      error = new HarnessError('MODEL_CALL_FAILED', `Model ${model.id} failed at step ${index}: ${reason}`, { cause: error });
+    }
+    tell?.({ type: 'model-call-error', step: index, error, aborted, durationMs: since(began) });
+    if (aborted) return ABORTED;
+    throw error;
   }
+  tell?.({ type: 'model-call-end', step: index, response, durationMs: since(began) });
   emit?.({ type: 'model-call-end', step: index, response });
   return response;
+}
+
+type TurnObserver = (event: TurnEvent) => void;
+
+/** Hands each event (frozen) to the harness's `turn` observers; `undefined` when nobody taps the hook. */
+function observeTurn(context: TurnContext, run: TurnInfo['run']): TurnObserver | undefined {
+  const hook = turnHookOf(context.harness);
+  if (hook === undefined || !hasTaps(hook)) return undefined;
+  const info: TurnInfo = Object.freeze({ run, modelId: context.model.id, logger: context.harness.logger });
+  return (event) => hook.call(Object.freeze(event), info);
 }
 
 /** Phase 2: the answer's calls through the six stages, bounded concurrency, results in call order. */

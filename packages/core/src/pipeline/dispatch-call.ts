@@ -14,6 +14,7 @@ import type { Sandbox } from '../policy/sandbox.js';
 import { withRetry } from './with-retry.js';
 import { ProgressChannel, UNOBSERVED_PROGRESS } from './progress-channel.js';
 import type { ToolProgress } from '../tools/tool-progress.js';
+import { since, type CallObserver } from './call-event.js';
 
 const MAX_ERROR_MESSAGE_CHARS = 2_000;
 
@@ -34,6 +35,7 @@ export async function dispatchCall(
     context.attempts += 1;
     return tool.execute(bodyArgs, context.attempts === 1 ? exec : { ...exec, attempt: context.attempts, callKey: exec.callKey, run: exec.run, signal: exec.signal });
   };
+  if (context.observe !== undefined) dispatch = timeAttempts(dispatch, context, context.observe);
   if (tool.retryPolicy) dispatch = withRetry(dispatch, tool.retryPolicy);
   if (hasTaps(runtime.hooks.execute)) dispatch = (await runtime.hooks.execute.promise(dispatch, context)) as Dispatch;
 
@@ -77,6 +79,24 @@ function progressDelivery(runtime: HarnessRuntime, context: PipelineContext): ((
       listener(update, context);
     } catch (error) {
       context.logger.error({ err: error, callId: context.callId }, 'the run\'s progress listener failed; the call goes on');
+    }
+  };
+}
+
+/**
+ * For an observed call: tells each attempt of the body as it ends. An attempt still running when
+ * the call settled (a timeout, an abort) is not told: the call's result says why it ended.
+ */
+function timeAttempts(body: Dispatch, context: PipelineContext, observe: CallObserver): Dispatch {
+  return async (args, exec) => {
+    const began = performance.now();
+    try {
+      const value = await body(args, exec);
+      if (!context.bodyClosed) observe({ type: 'attempt', attempt: context.attempts, ok: true, durationMs: since(began) });
+      return value;
+    } catch (error) {
+      if (!context.bodyClosed && !(error instanceof BodyClosed)) observe({ type: 'attempt', attempt: context.attempts, ok: false, error, durationMs: since(began) });
+      throw error;
     }
   };
 }

@@ -4,6 +4,7 @@ import type { Sandbox } from '../policy/sandbox.js';
 import type { CallContext, CallRun, ToolArguments, ToolCall } from '../tools/call-context.js';
 import type { RegisteredTool } from '../tools/tool-registry.js';
 import { newCallKey } from './call-key.js';
+import type { CallObserver } from './call-event.js';
 
 /** What the pipeline keeps for a call beside the public context. Taps see it only as `CallContext`. */
 export interface PipelineContext extends CallContext {
@@ -25,6 +26,8 @@ export interface PipelineContext extends CallContext {
   bodyClosed: boolean;
   /** Set when stage 1 reads an object argument: the pipeline's own copy replaces the caller's. */
   rawArguments: ToolCall['arguments'];
+  /** Tells the `call` observers; set at the start only when the hook has taps, so an unobserved call times nothing. */
+  observe: CallObserver | undefined;
 }
 
 /** What a call reads from its harness (the runtime; named here so this file does not import the harness's). */
@@ -40,6 +43,8 @@ export interface CallSource {
 /** The run given by the caller, or one made (lazily) for this `executeToolCall(s)` invocation. */
 export interface RunSource {
   run: CallRun | undefined;
+  /** `performance.now()` when the batch began, set only when calls are observed (their queue wait is measured from it). */
+  startedAt?: number;
 }
 
 /**
@@ -62,6 +67,7 @@ class CallState implements PipelineContext {
   attempts = 0;
   approvedArguments: ToolArguments | undefined = undefined;
   bodyClosed = false;
+  observe: CallObserver | undefined = undefined;
   #key: string | undefined;
   readonly #runs: RunSource;
 

@@ -9,6 +9,7 @@ import type { ExecuteOptions } from './execute-options.js';
 import type { PipelineContext } from './pipeline-context.js';
 import { metaOf } from './pipeline-context.js';
 import { readyPreparation } from './ready-preparation.js';
+import { since, type CallObserver, type CallStage } from './call-event.js';
 import type { Preparation } from './stage-values.js';
 import { invalidArguments, parseArguments } from './tool-arguments.js';
 
@@ -31,15 +32,20 @@ export async function prepareExecution(runtime: HarnessRuntime, context: Pipelin
   const tool = context.tool;
   if (tool === undefined) return { status: 'settled', result: toolNotFound(runtime, context) };
 
+  // Observed calls time each piece; an unobserved one reads no clock.
+  const observe = context.observe;
+  let began = observe === undefined ? 0 : performance.now();
   const parsed = parseArguments(context.rawArguments);
-  if (!parsed.ok) return { status: 'settled', result: invalidArguments(context, [`(root): ${parsed.problem}`]) };
+  if (!parsed.ok) return observed(observe, 'validate', began, { status: 'settled', result: invalidArguments(context, [`(root): ${parsed.problem}`]) });
   if (typeof context.rawArguments !== 'string') context.rawArguments = parsed.value;
   const validation = await awaitPlugin(tool.arguments.validate(parsed.value), context.signal, { stage: 'prepareExecution', name: `${tool.name}'s parameters schema`, boundMs: Infinity });
-  if (!validation.ok) return { status: 'settled', result: invalidArguments(context, validation.issues) };
+  if (!validation.ok) return observed(observe, 'validate', began, { status: 'settled', result: invalidArguments(context, validation.issues) });
 
   let preparation: Preparation = readyPreparation(deepFreeze(validation.value as ToolArguments));
+  if (observe !== undefined) began = observed(observe, 'validate', began, performance.now());
   if (hasTaps(runtime.hooks.prepareExecution)) {
     preparation = (await runtime.hooks.prepareExecution.promise(preparation, context)) as Preparation;
+    if (observe !== undefined) began = observed(observe, 'prepareExecution', began, performance.now());
   }
   if (preparation.status !== 'ready') return preparation;
   const approved = checkExpectedHash(context, preparation, options?.expectedArgumentsHash);
@@ -47,7 +53,8 @@ export async function prepareExecution(runtime: HarnessRuntime, context: Pipelin
 
   const { guards, approval, approvalTimeoutMs } = runtime;
   const guardCall = Object.freeze({ callId: context.callId, callKey: context.callKey, toolName: context.toolName, tier: tool.tier, arguments: approved.arguments, files: tool.files, source: tool.source });
-  const verdict = await guards.evaluate(guardCall, { signal: context.signal, sandbox: context.sandbox, logger: context.logger }, context.hookTimeoutMs);
+  const verdict = await guards.evaluate(guardCall, { signal: context.signal, sandbox: context.sandbox, logger: context.logger }, context.hookTimeoutMs, observe);
+  if (observe !== undefined) began = observed(observe, 'guards', began, performance.now());
   if (verdict.decision === 'allow') return cleared(context, approved);
   if (verdict.decision === 'deny') {
     const reason = verdict.reason ? `: ${verdict.reason}` : '.';
@@ -55,12 +62,24 @@ export async function prepareExecution(runtime: HarnessRuntime, context: Pipelin
   }
 
   // The person sees exactly what the body will get: the one frozen object.
+  observe?.({ type: 'approval-asked', askedBy: verdict.by, reason: verdict.reason });
   const answer = await approval.request(
     { callId: context.callId, callKey: context.callKey, toolName: context.toolName, tier: tool.tier, arguments: approved.arguments, reason: verdict.reason, askedBy: verdict.by },
     { timeoutMs: approvalTimeoutMs, signal: context.signal, memory: options?.approvals },
   );
+  if (observe !== undefined) {
+    const durationMs = since(began);
+    observe({ type: 'approval-answered', approved: answer.approved, message: answer.approved ? undefined : answer.message, durationMs });
+    observe({ type: 'stage', stage: 'approval', durationMs });
+  }
   if (!answer.approved) return { status: 'settled', result: failureResult(metaOf(context), 'DENIED', answer.message) };
   return cleared(context, approved);
+}
+
+/** Tells the observer (if any) that `stage` ended, and passes `value` on (a next start time, or the preparation). */
+function observed<T>(observe: CallObserver | undefined, stage: CallStage, began: number, value: T): T {
+  observe?.({ type: 'stage', stage, durationMs: since(began) });
+  return value;
 }
 
 function cleared(context: PipelineContext, preparation: Preparation): Preparation {

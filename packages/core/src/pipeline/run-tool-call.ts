@@ -8,7 +8,8 @@ import { dispatchCall } from './dispatch-call.js';
 import type { ExecuteOptions } from './execute-options.js';
 import { finalizeContent } from './finalize-content.js';
 import type { PipelineContext, RunSource } from './pipeline-context.js';
-import { createCallContext, metaOf } from './pipeline-context.js';
+import { createCallContext, elapsed, metaOf } from './pipeline-context.js';
+import { since, type CallObserver } from './call-event.js';
 import { postExecute } from './post-execute.js';
 import { prepareExecution } from './prepare-execution.js';
 import type { ToolCallJournal } from './tool-call-journal.js';
@@ -27,23 +28,34 @@ export async function runToolCall(
   runs: RunSource = { run: options?.run },
 ): Promise<{ result: ToolResult; context: PipelineContext }> {
   const context = createCallContext(runtime, wellFormed(call) ? call : placeholderOf(call), options?.signal, options?.onProgress, runs);
-  if (!wellFormed(call)) return { result: malformedCall(context, call), context };
+  // One read per call when nobody observes: no observer, no clock readings, no events.
+  const observe = hasTaps(runtime.hooks.call) ? startObserving(runtime, context, runs) : undefined;
+  if (!wellFormed(call)) return settle(context, malformedCall(context, call));
 
   let result: ToolResult;
+  let began = 0;
   try {
     const preparation = await prepareExecution(runtime, context, options);
     if (preparation.status === 'settled') {
       result = preparation.result;
     } else if (preparation.status === 'substitute') {
+      if (observe !== undefined) began = performance.now();
       result = await createSuccessResult(runtime, context, preparation.value, preparation.content);
+      if (observe !== undefined) observe({ type: 'stage', stage: 'createSuccessResult', durationMs: since(began) });
     } else {
       const journal = options?.journal;
       const unrecorded = journal === undefined ? undefined : await recordStart(journal, context, preparation.arguments);
       if (unrecorded !== undefined) {
         result = unrecorded;
       } else {
+        if (observe !== undefined) began = performance.now();
         const outcome = await dispatchCall(runtime, context, preparation.arguments);
+        if (observe !== undefined) {
+          observe({ type: 'stage', stage: 'execute', durationMs: since(began) });
+          began = performance.now();
+        }
         result = outcome.ok ? await createSuccessResult(runtime, context, outcome.value, undefined) : outcome.result;
+        if (observe !== undefined && outcome.ok) observe({ type: 'stage', stage: 'createSuccessResult', durationMs: since(began) });
       }
     }
   } catch (error) {
@@ -52,8 +64,33 @@ export async function runToolCall(
   context.bodyClosed = true;
 
   // Without taps stage 5 is skipped outright: no await, so no extra tick on the hot path.
-  if (hasTaps(runtime.hooks.postExecute)) result = await postExecute(runtime, context, result);
-  return { result: finalizeContent(runtime, context, result), context };
+  if (hasTaps(runtime.hooks.postExecute)) {
+    if (observe !== undefined) began = performance.now();
+    result = await postExecute(runtime, context, result);
+    if (observe !== undefined) observe({ type: 'stage', stage: 'postExecute', durationMs: since(began) });
+  }
+  if (observe === undefined) return { result: finalizeContent(runtime, context, result), context };
+  // Stage 6a is told only when it has something to run: the tool's own transform or taps.
+  const transforms = context.tool?.finalizeContent !== undefined || hasTaps(runtime.hooks.finalizeContent);
+  began = performance.now();
+  result = finalizeContent(runtime, context, result);
+  if (transforms) observe({ type: 'stage', stage: 'finalizeContent', durationMs: since(began) });
+  return settle(context, result);
+}
+
+/** Sets the call's observer (each event frozen, then handed to the `call` taps) and tells them the call started. */
+function startObserving(runtime: HarnessRuntime, context: PipelineContext, runs: RunSource): CallObserver {
+  const hook = runtime.hooks.call;
+  const observe: CallObserver = (event) => hook.call(Object.freeze(event), context);
+  context.observe = observe;
+  observe({ type: 'start', queuedMs: runs.startedAt === undefined ? 0 : Math.max(0, Math.round((context.startedAt - runs.startedAt) * 1000) / 1000) });
+  return observe;
+}
+
+/** The call's end: its observers hear the final result (when there are any). */
+function settle(context: PipelineContext, result: ToolResult): { result: ToolResult; context: PipelineContext } {
+  context.observe?.({ type: 'settle', result, durationMs: elapsed(context) });
+  return { result, context };
 }
 
 /** A call the pipeline can read: an object with a string id and a string name. */

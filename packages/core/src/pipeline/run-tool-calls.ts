@@ -5,6 +5,7 @@ import type { ExecuteOptions } from './execute-options.js';
 import type { HarnessRuntime } from '../harness-runtime.js';
 import type { PipelineContext, RunSource } from './pipeline-context.js';
 import type { ToolResult } from '../tools/tool-result.js';
+import { hasTaps } from '../plugins/hooks.js';
 
 /** Default number of calls of one batch that run at the same time. */
 export const DEFAULT_TOOL_CONCURRENCY = 8;
@@ -24,6 +25,8 @@ export async function runToolCalls(
   const settled: ({ result: ToolResult; context: PipelineContext } | undefined)[] = new Array(calls.length);
   // One run for the whole batch: made when a call first reads it, unless the caller gave one.
   const runs: RunSource = { run: options?.run };
+  // Observed calls measure their wait for a free slot from here.
+  if (hasTaps(runtime.hooks.call)) runs.startedAt = performance.now();
   let nextToStart = 0;
   let nextToAnnounce = 0;
 

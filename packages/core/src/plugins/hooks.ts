@@ -18,6 +18,9 @@ import {
 } from './tap-adapters.js';
 import type { ToolProgress } from '../tools/tool-progress.js';
 import type { ToolResult } from '../tools/tool-result.js';
+import type { CallEvent } from '../pipeline/call-event.js';
+import type { TurnEvent, TurnInfo } from '../agent/turn-event.js';
+import { adaptObserverTap } from './observer-tap.js';
 
 type Returns<T> = T | undefined | Promise<T | undefined>;
 
@@ -54,6 +57,10 @@ export function createHooks() {
     result: adapt(new SyncHook<[ToolResult, CallContext], unknown>(['result', 'context'], 'tools/result'), adaptResultTap),
     /** Beside the stages: observers of a running body's `exec.progress` reports, as they happen. */
     progress: adapt(new SyncHook<[ToolProgress, CallContext], unknown>(['progress', 'context'], 'tools/progress'), adaptProgressTap),
+    /** Beside the stages: one call's lifecycle (start, each timed piece, guard verdicts, approval, attempts, settle), for tracing. */
+    call: adapt(new SyncHook<[CallEvent, CallContext], unknown>(['event', 'context'], 'tools/call'), adaptObserverTap('call', (context) => (context as CallContext).logger)),
+    /** Beside the stages: an agent turn's lifecycle and its model calls (request, response, usage), for tracing. */
+    turn: adapt(new SyncHook<[TurnEvent, TurnInfo], unknown>(['event', 'turn'], 'agent/turn'), adaptObserverTap('turn', (turn) => (turn as TurnInfo).logger)),
   });
 }
 
@@ -64,7 +71,7 @@ export type HarnessHooks = ReturnType<typeof createHooks>;
 export const STAGES = Object.freeze(['prepareExecution', 'execute', 'createSuccessResult', 'postExecute', 'finalizeContent', 'result'] as const) satisfies readonly (keyof HarnessHooks & StageName)[];
 
 /** Every hook of a harness: the six stages, then the observer hooks beside them. */
-export const HOOK_NAMES = Object.freeze([...STAGES, 'progress'] as const) satisfies readonly (keyof HarnessHooks)[];
+export const HOOK_NAMES = Object.freeze([...STAGES, 'progress', 'call', 'turn'] as const) satisfies readonly (keyof HarnessHooks)[];
 
 const TAP_STATE = Symbol('weir.tapState');
 

@@ -7,6 +7,7 @@ import { HookFailure } from '../plugins/hook-failure.js';
 import type { Logger } from '../logger.js';
 import type { Sandbox } from './sandbox.js';
 import { awaitPlugin, CallAborted } from '../pipeline/await-plugin.js';
+import { since, type CallObserver } from '../pipeline/call-event.js';
 
 export type GuardDecision = 'allow' | 'ask' | 'deny';
 
@@ -89,25 +90,31 @@ export class GuardList {
 
   /**
    * Asks every guard. Stops early at `deny` (nothing is stricter). A guard that throws or answers
-   * something else than allow, ask or deny throws `HookFailure`: the call fails closed.
+   * something else than allow, ask or deny throws `HookFailure`: the call fails closed. With
+   * `observe` (the call is observed), each guard's verdict is told as a `guard` event.
    */
-  async evaluate(call: GuardCall, context: GuardContext, boundMs = Infinity): Promise<GuardOutcome> {
+  async evaluate(call: GuardCall, context: GuardContext, boundMs = Infinity, observe?: CallObserver): Promise<GuardOutcome> {
     let outcome = ALLOW;
     for (const { owner, guard } of this.#entries) {
       let verdict: GuardVerdict | undefined;
       const name = `guard ${owner}`;
+      const began = observe === undefined ? 0 : performance.now();
       try {
         verdict = await awaitPlugin(guard(call, context), context.signal, { stage: 'prepareExecution', name, boundMs });
       } catch (error) {
         if (error instanceof CallAborted || error instanceof HookFailure) throw error;
         throw new HookFailure('prepareExecution', name, error);
       }
-      if (verdict === undefined) continue;
+      if (verdict === undefined) {
+        observe?.({ type: 'guard', guard: owner, decision: 'allow', reason: undefined, durationMs: since(began) });
+        continue;
+      }
       const decision = typeof verdict === 'object' && verdict !== null ? verdict.decision : undefined;
       const rank = RANK.get(decision);
       if (rank === undefined) {
         throw new HookFailure('prepareExecution', name, new TypeError(`answered ${describeVerdict(verdict)}; expected { decision: 'allow' | 'ask' | 'deny' }`));
       }
+      observe?.({ type: 'guard', guard: owner, decision: decision as GuardDecision, reason: typeof verdict.reason === 'string' ? verdict.reason : undefined, durationMs: since(began) });
       if (rank > RANK.get(outcome.decision)!) outcome = { decision: decision as GuardDecision, reason: typeof verdict.reason === 'string' ? verdict.reason : undefined, by: owner };
       if (outcome.decision === 'deny') break;
     }
