@@ -16,6 +16,7 @@ const alias = [
   { find: /^@weir\/session$/, replacement: here('packages/session/src/index.ts') },
   { find: /^@weir\/dispatch-bullmq$/, replacement: here('packages/dispatch-bullmq/src/index.ts') },
   { find: /^@weir\/mcp$/, replacement: here('packages/mcp/src/index.ts') },
+  { find: /^@weir\/cli$/, replacement: here('packages/cli/src/index.ts') },
   { find: /^weir-tool-hello$/, replacement: here('examples/tool-package-hello/src/index.ts') },
 ];
 
@@ -57,6 +58,7 @@ export default defineConfig({
       project('session', 'packages/session'),
       project('dispatch-bullmq', 'packages/dispatch-bullmq'),
       project('mcp', 'packages/mcp'),
+      project('cli', 'packages/cli'),
       // The cold-import rule (docs/design.md), checked in child processes.
       project('bench', 'bench', { include: ['test/**/*.test.ts'], typecheck: false }),
       // Each example is a package of its own; their tests sit in <example>/test/.

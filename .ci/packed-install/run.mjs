@@ -120,6 +120,27 @@ try {
   } catch (error) {
     fail('the TypeScript app failed', error);
   }
+  // The CLI as npm installs it: its bin runs from the tarball, in a folder of its own.
+  if (packages.some((p) => p.name === '@weir/cli')) {
+    step('the weir binary: --version, and weir run with the mock model');
+    const folder = join(work, 'cli-workspace');
+    mkdirSync(folder);
+    writeFileSync(join(folder, 'notes.txt'), 'Packed and installed.\n');
+    const weir = join(app, 'node_modules/.bin/weir');
+    const env = { ...process.env, WEIR_HOME: join(work, 'weir-home') };
+    for (const name of Object.keys(env)) if (name.startsWith('OPENAI_')) delete env[name];
+    try {
+      const version = run(weir, ['--version'], folder, { env }).trim();
+      const cliVersion = packages.find((p) => p.name === '@weir/cli').manifest.version;
+      if (version !== cliVersion) fail(`weir --version printed ${JSON.stringify(version)}, expected ${cliVersion}`);
+      const answer = run(weir, ['run', 'read file notes.txt'], folder, { env });
+      if (!answer.includes('Packed and installed.')) fail(`weir run did not answer with the file: ${JSON.stringify(answer)}`);
+      process.stdout.write(answer);
+    } catch (error) {
+      if (error instanceof Failure) throw error;
+      fail('the weir binary failed', error);
+    }
+  }
   step(`ok: ${packages.length} packages, ${entries.length} entry points`);
 } catch (error) {
   console.error(error instanceof Failure ? error.message : error);

@@ -1,0 +1,106 @@
+import { parseArgs } from 'node:util';
+import { UsageError } from './usage-error.js';
+
+/** What `weir` was asked to do. */
+export type CliCommand = 'interactive' | 'run' | 'sessions' | 'trust' | 'help' | 'version';
+
+/** The parsed command line. */
+export interface CliFlags {
+  readonly command: CliCommand;
+  /** The prompt words of `weir run`, the folder of `weir trust`. */
+  readonly positionals: readonly string[];
+  readonly workspace: string | undefined;
+  readonly config: string | undefined;
+  readonly model: string | undefined;
+  readonly baseURL: string | undefined;
+  readonly mode: string | undefined;
+  readonly continue: boolean;
+  readonly resume: string | undefined;
+  readonly json: boolean;
+  readonly debug: boolean;
+}
+
+export const USAGE = `Usage:
+  weir [flags]                     an interactive session in this folder (the workspace)
+  weir run [flags] "<prompt>"      one turn, headless; prints the answer
+  weir sessions [--workspace <d>]  the sessions of this folder, newest first
+  weir trust [<folder>]            trust a folder: its weir.config.json and .weir/settings.json count
+  weir --version | --help
+
+Flags:
+  --workspace <folder>  the workspace (default: the current folder)
+  --config <file>       a config file to use (default: <workspace>/weir.config.json, once trusted)
+  --model <id>          an OpenAI-compatible model (or OPENAI_MODEL)
+  --base-url <url>      its endpoint (or OPENAI_BASE_URL); the key comes from OPENAI_API_KEY
+  --mode <mode>         safety mode: read-only, ask (default), auto, allow-all-unsafe
+  -c, --continue        go on with the last session
+  --resume <id>         go on with the session <id>
+  --json                weir run: one JSON event per line on standard output
+  --debug               the stack of a failure`;
+
+const OPTIONS = {
+  workspace: { type: 'string' },
+  config: { type: 'string' },
+  model: { type: 'string' },
+  'base-url': { type: 'string' },
+  mode: { type: 'string' },
+  continue: { type: 'boolean', short: 'c' },
+  resume: { type: 'string' },
+  json: { type: 'boolean' },
+  debug: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+} as const;
+
+const COMMANDS = new Set(['run', 'sessions', 'trust']);
+
+/**
+ * Parses weir's command line strictly: an unknown flag, a flag missing its value, an unknown
+ * command or a missing prompt throws a `UsageError` (exit status 2) naming it.
+ */
+export function parseCliFlags(args: readonly string[]): CliFlags {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: [...args], options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    if (error instanceof TypeError && String((error as { code?: unknown }).code).startsWith('ERR_PARSE_ARGS_')) {
+      throw new UsageError(`${firstSentence(error.message)} Run weir --help for the flags.`);
+    }
+    throw error;
+  }
+  const { values, positionals } = parsed;
+  const [first, ...rest] = positionals;
+  let command: CliCommand = 'interactive';
+  let words: string[] = positionals;
+  if (values.help) command = 'help';
+  else if (values.version) command = 'version';
+  else if (first !== undefined) {
+    if (!COMMANDS.has(first)) throw new UsageError(`Unknown command "${first}" (expected run, sessions or trust; a prompt goes after weir run).`);
+    command = first as CliCommand;
+    words = rest;
+  }
+  if (command === 'run' && words.join(' ').trim() === '') {
+    throw new UsageError('weir run needs a prompt: weir run "<prompt>".');
+  }
+  if (command === 'trust' && words.length > 1) throw new UsageError('weir trust takes one folder.');
+  if (command === 'sessions' && words.length > 0) throw new UsageError('weir sessions takes no arguments.');
+  if (values.continue === true && values.resume !== undefined) throw new UsageError('Use --continue or --resume <id>, not both.');
+  return {
+    command,
+    positionals: words,
+    workspace: values.workspace,
+    config: values.config,
+    model: values.model,
+    baseURL: values['base-url'],
+    mode: values.mode,
+    continue: values.continue === true,
+    resume: values.resume,
+    json: values.json === true,
+    debug: values.debug === true,
+  };
+}
+
+function firstSentence(message: string): string {
+  const end = message.search(/\.(\s|$)/);
+  return end === -1 ? `${message}.` : message.slice(0, end + 1);
+}

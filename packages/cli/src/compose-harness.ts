@@ -1,0 +1,139 @@
+import { createHarness, importPlugin, type AsyncDisposer, type Harness, type Logger, type Plugin } from '@weir/core';
+import type { Approver, SafetyMode, SafetyPlugin, SafetySettings } from '@weir/safety';
+import { ConfigError } from './config-error.js';
+import { freshImportPlugin } from './fresh-import.js';
+import { oneLineError } from './one-line-error.js';
+import type { WeirConfig } from './weir-config.js';
+
+/** What the harness is built from. */
+export interface ComposeOptions {
+  /** The workspace root: the file tools are confined to it. */
+  readonly workspace: string;
+  /** The config whose plugins and MCP servers load (already trusted), if any. */
+  readonly config: WeirConfig | undefined;
+  readonly settings: SafetySettings;
+  /** `--mode`; the settings' mode otherwise. */
+  readonly mode: SafetyMode | undefined;
+  readonly approver: Approver;
+  readonly logger: Logger;
+}
+
+/** One plugin or MCP server the config loaded. */
+export interface LoadedEntry {
+  readonly kind: 'plugin' | 'server';
+  /** The npm package or the server's name. */
+  readonly source: string;
+  /** The plugin's name in the harness. */
+  readonly plugin: string;
+  /** The tools it registered. */
+  readonly tools: readonly string[];
+}
+
+/** The CLI's harness: built-in tools and safety, then the config's plugins and servers. */
+export interface ComposedHarness {
+  readonly harness: Harness;
+  readonly policy: SafetyPlugin;
+  /** What the config loaded, in load order. */
+  loaded(): readonly LoadedEntry[];
+  /**
+   * Unloads every plugin and server of the config (last first), then loads `config`'s again with
+   * the code now on disk, telling `say` each step. A plugin that fails to load is reported and the
+   * others still load; never rejects.
+   */
+  reload(config: WeirConfig | undefined, say: (line: string) => void): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Builds the harness every weir session runs on, from weir's public packages only: the file tools
+ * of `@weir/tools-fs` (writes included) confined to the workspace, `@weir/safety` with the settings
+ * layers and the given approver, then each plugin package and MCP server of the config, in order.
+ * A plugin or server that fails to load fails the whole composition with a `ConfigError` naming the
+ * file and the entry; what was loaded is unloaded again.
+ */
+export async function composeHarness(options: ComposeOptions): Promise<ComposedHarness> {
+  const harness = createHarness({ logger: options.logger });
+  const [{ fsTools }, { safety }] = await Promise.all([import('@weir/tools-fs'), import('@weir/safety')]);
+  try {
+    await harness.use(fsTools({ root: options.workspace, write: true }));
+    const policy = safety({ settings: options.settings, approver: options.approver, ...(options.mode === undefined ? {} : { mode: options.mode }) });
+    await harness.use(policy);
+    let entries: { entry: LoadedEntry; unload: AsyncDisposer }[] = [];
+
+    const loadOne = async (config: WeirConfig, kind: LoadedEntry['kind'], index: number, fresh: boolean) => {
+      const before = new Set(harness.tools.names());
+      let plugin: Plugin;
+      let source: string;
+      if (kind === 'plugin') {
+        const { package: name, options: pluginOptions } = config.plugins[index]!;
+        source = name;
+        plugin = fresh ? await freshImportPlugin(name, config.dir, pluginOptions) : await importPlugin(name, { from: config.dir, options: pluginOptions });
+      } else {
+        const server = config.servers[index]!;
+        source = server.name;
+        const { mcpServer } = await import('@weir/mcp');
+        plugin = mcpServer(server);
+      }
+      const unload = await harness.use(plugin);
+      const tools = harness.tools.names().filter((name) => !before.has(name));
+      const entry: LoadedEntry = { kind, source, plugin: plugin.name, tools };
+      entries.push({ entry, unload });
+      return entry;
+    };
+    const all = (config: WeirConfig) => [
+      ...config.plugins.map((_, index) => ['plugin', index] as const),
+      ...config.servers.map((_, index) => ['server', index] as const),
+    ];
+    const unloadAll = async (say?: (line: string) => void) => {
+      while (entries.length > 0) {
+        const { entry, unload } = entries[entries.length - 1]!;
+        try {
+          await unload();
+          say?.(`[reload] unloaded ${describe(entry)}${entry.tools.length > 0 ? ` (tools gone: ${entry.tools.join(', ')})` : ''}`);
+        } catch (error) {
+          say?.(`[reload] ${describe(entry)} did not unload cleanly: ${oneLineError(error)}`);
+        }
+        entries = entries.slice(0, -1);
+      }
+    };
+
+    if (options.config !== undefined) {
+      const config = options.config;
+      for (const [kind, index] of all(config)) {
+        try {
+          await loadOne(config, kind, index, false);
+        } catch (error) {
+          await unloadAll();
+          const what = kind === 'plugin' ? `plugins[${index}] "${config.plugins[index]!.package}"` : `mcpServers.${config.servers[index]!.name}`;
+          throw new ConfigError(`The config file ${config.file}: ${what} did not load: ${oneLineError(error)}`, { cause: error });
+        }
+      }
+    }
+
+    return {
+      harness,
+      policy,
+      loaded: () => entries.map(({ entry }) => entry),
+      reload: async (config, say) => {
+        await unloadAll(say);
+        if (config === undefined) return say('[reload] no config: nothing to load');
+        for (const [kind, index] of all(config)) {
+          try {
+            const entry = await loadOne(config, kind, index, kind === 'plugin');
+            say(`[reload] loaded ${describe(entry)}${entry.tools.length > 0 ? `: ${entry.tools.join(', ')}` : ''}`);
+          } catch (error) {
+            say(`[reload] ${kind === 'plugin' ? `plugin "${config.plugins[index]!.package}"` : `server ${config.servers[index]!.name}`} did not load: ${oneLineError(error)}`);
+          }
+        }
+      },
+      close: () => harness.close(),
+    };
+  } catch (error) {
+    await harness.close().catch(() => undefined);
+    throw error;
+  }
+}
+
+function describe(entry: LoadedEntry): string {
+  return entry.kind === 'plugin' ? `plugin ${entry.plugin} (${entry.source})` : `MCP server ${entry.source}`;
+}

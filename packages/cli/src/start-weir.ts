@@ -1,0 +1,148 @@
+import { access } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Agent, Logger, Session } from '@weir/core';
+import type { Approver, SafetyMode, SafetySettings } from '@weir/safety';
+import type { SessionStore } from '@weir/session';
+import type { ChosenModel } from './choose-model.js';
+import { composeHarness, type ComposedHarness } from './compose-harness.js';
+import { openSession, workspaceSessions, type SessionChoice } from './session-store.js';
+import { trustFolder } from './trust-folder.js';
+import { UsageError } from './usage-error.js';
+import { projectConfigFile, readWeirConfig, type WeirConfig } from './weir-config.js';
+import { userSettingsFile } from './weir-home.js';
+
+/** What every weir session is started from. */
+export interface StartOptions {
+  readonly workspace: string;
+  readonly model: ChosenModel;
+  /** `--config`: the user named it, so it is used as it is. */
+  readonly configFlag: string | undefined;
+  readonly mode: string | undefined;
+  readonly approver: Approver;
+  readonly logger: Logger;
+  readonly session: SessionChoice;
+  readonly env: NodeJS.ProcessEnv;
+  /** Status lines. */
+  readonly say: (line: string) => void;
+  /**
+   * Asked when the workspace has project settings (`weir.config.json`, `.weir/settings.json`) and is
+   * not trusted yet; `true` trusts it for good. Without it (headless), nothing is asked and the
+   * project's config is not used.
+   */
+  readonly askTrust?: (folder: string, files: readonly string[]) => Promise<boolean>;
+}
+
+/** A running weir: harness, session and agent. */
+export interface StartedWeir {
+  readonly composed: ComposedHarness;
+  readonly store: SessionStore;
+  readonly session: Session;
+  readonly resumed: boolean;
+  readonly agent: Agent;
+  /** The config whose plugins and servers are loaded, if any. */
+  readonly config: WeirConfig | undefined;
+  /** Reads the config again (for `/reload`): the same file, trust permitting. */
+  readonly rereadConfig: () => Promise<WeirConfig | undefined>;
+  readonly close: () => Promise<void>;
+}
+
+/** The system message of a new session. */
+export function systemPrompt(workspace: string): string {
+  return [
+    `You are weir, an agent working in the folder ${workspace} (the workspace).`,
+    'Use your tools to look at files before answering questions about them, and to change them when asked.',
+    'Paths are relative to the workspace. When a tool call fails or is denied, read why, and adapt or say so.',
+  ].join(' ');
+}
+
+const SAFETY_MODES = ['read-only', 'ask', 'auto', 'allow-all-unsafe'];
+
+/**
+ * Starts weir in a workspace: the safety settings layers (the user's file, the project's
+ * `.weir/settings.json`), the config (`--config`, or the project's `weir.config.json` only once the
+ * folder is trusted: until then it is not loaded, and the project's safety settings can only
+ * tighten), the harness, the session and the agent. Everything opened is closed again when a later
+ * step fails.
+ */
+export async function startWeir(options: StartOptions): Promise<StartedWeir> {
+  if (options.mode !== undefined && !SAFETY_MODES.includes(options.mode)) {
+    throw new UsageError(`--mode must be one of ${SAFETY_MODES.join(', ')}, got ${JSON.stringify(options.mode)}.`);
+  }
+  const { loadSafetySettings } = await import('@weir/safety');
+  const settingsFile = userSettingsFile(options.env);
+  const loadSettings = () => loadSafetySettings({ user: settingsFile, project: options.workspace });
+  let settings: SafetySettings = await loadSettings();
+
+  const projectFile = projectConfigFile(options.workspace);
+  const projectFiles = (await Promise.all([projectFile, join(options.workspace, '.weir', 'settings.json')].map(async (file) => ((await exists(file)) ? file : undefined)))).filter(
+    (file): file is string => file !== undefined,
+  );
+  if (!settings.projectTrusted && projectFiles.length > 0 && options.configFlag === undefined && options.askTrust !== undefined) {
+    if (await options.askTrust(options.workspace, projectFiles)) {
+      const folder = await trustFolder(settingsFile, options.workspace);
+      options.say(`[trust] ${folder} is trusted (saved in ${settingsFile})`);
+      settings = await loadSettings();
+    }
+  }
+
+  const readConfig = async (): Promise<WeirConfig | undefined> => {
+    if (options.configFlag !== undefined) return readWeirConfig(options.configFlag, true);
+    if (!(await exists(projectFile))) return undefined;
+    if (!settings.projectTrusted) return undefined;
+    return readWeirConfig(projectFile, false);
+  };
+  const config = await readConfig();
+  if (config === undefined && options.configFlag === undefined && !settings.projectTrusted && (await exists(projectFile))) {
+    options.say(`[config] ${projectFile} is not used: this folder is not trusted. Trust it with: weir trust ${quote(options.workspace)}`);
+  }
+
+  const composed = await composeHarness({
+    workspace: options.workspace,
+    config,
+    settings,
+    mode: options.mode as SafetyMode | undefined,
+    approver: options.approver,
+    logger: options.logger,
+  });
+  for (const why of composed.policy.ignored) options.say(`[safety] ${why}`);
+  try {
+    const store = await workspaceSessions(options.workspace);
+    const { session, resumed } = await openSession(store, options.session, options.say);
+    try {
+      const { createAgent } = await import('@weir/core');
+      const agent = createAgent({ model: options.model.model, harness: composed.harness, session, system: systemPrompt(options.workspace) });
+      return {
+        composed,
+        store,
+        session,
+        resumed,
+        agent,
+        config,
+        rereadConfig: readConfig,
+        close: async () => {
+          await session.close().catch(() => undefined);
+          await composed.close();
+        },
+      };
+    } catch (error) {
+      await session.close().catch(() => undefined);
+      throw error;
+    }
+  } catch (error) {
+    await composed.close().catch(() => undefined);
+    throw error;
+  }
+}
+
+async function exists(file: string): Promise<boolean> {
+  try {
+    await access(file);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function quote(path: string): string {
+  return /^[\w./-]+$/.test(path) ? path : `'${path.replace(/'/g, `'\\''`)}'`;
+}

@@ -1,0 +1,97 @@
+import { readFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import type { McpServerOptions } from '@weir/mcp';
+import { ConfigError } from './config-error.js';
+
+/** The name of a project's config file, in its workspace root. */
+export const CONFIG_FILE = 'weir.config.json';
+
+/** A plugin the config names: an npm package, resolved from the config file's folder. */
+export interface PluginEntry {
+  readonly package: string;
+  readonly options: unknown;
+}
+
+/** A config file, read and checked. */
+export interface WeirConfig {
+  readonly file: string;
+  /** Where plugin packages are resolved from and relative `cwd`s are taken from. */
+  readonly dir: string;
+  readonly plugins: readonly PluginEntry[];
+  readonly servers: readonly McpServerOptions[];
+}
+
+const TOP_KEYS = new Set(['$schema', 'plugins', 'mcpServers']);
+const PLUGIN_KEYS = new Set(['package', 'options']);
+// An npm package name (scoped or not), as the registry accepts it.
+const PACKAGE_NAME = /^(?:@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*$/;
+
+/**
+ * Reads `weir.config.json`: `{ "plugins": ["weir-tool-hello", { "package": "x", "options": {...} }],
+ * "mcpServers": { "<name>": { "command": ..., "args": [...] } | { "url": ... } } }`. A missing file is
+ * `undefined` unless `required` (a `--config` flag). Anything else that is not a valid config (bad
+ * JSON, an unknown key, a bad entry) throws a `ConfigError` naming the file and the key: a typo never
+ * silently drops a plugin or a server.
+ */
+export async function readWeirConfig(file: string, required: boolean): Promise<WeirConfig | undefined> {
+  const path = resolve(file);
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' && !required) return undefined;
+    throw new ConfigError(`The config file ${path} cannot be read: ${code === 'ENOENT' ? 'it does not exist' : (error as Error).message}.`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError(`The config file ${path} is not JSON: ${(error as Error).message}.`);
+  }
+  return parseWeirConfig(parsed, path);
+}
+
+/** Checks a config's content (the file only names it in errors). */
+export async function parseWeirConfig(parsed: unknown, file: string): Promise<WeirConfig> {
+  const bad = (key: string, why: string) => new ConfigError(`The config file ${file} is not valid: ${key} ${why}.`);
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new ConfigError(`The config file ${file} is not valid: it must hold a JSON object.`);
+  const record = parsed as Record<string, unknown>;
+  for (const key of Object.keys(record)) {
+    if (!TOP_KEYS.has(key)) throw bad(JSON.stringify(key), `is not a key weir knows (expected ${[...TOP_KEYS].filter((k) => k !== '$schema').join(', ')})`);
+  }
+  const plugins: PluginEntry[] = [];
+  if (record.plugins !== undefined) {
+    if (!Array.isArray(record.plugins)) throw bad('"plugins"', 'must be an array of package names or { "package", "options" } objects');
+    record.plugins.forEach((entry: unknown, index) => {
+      const where = `"plugins[${index}]"`;
+      if (typeof entry === 'string') {
+        if (!PACKAGE_NAME.test(entry)) throw bad(where, `must be an npm package name, got ${JSON.stringify(entry)}`);
+        plugins.push({ package: entry, options: undefined });
+        return;
+      }
+      if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) throw bad(where, 'must be a package name or { "package", "options" }');
+      const object = entry as Record<string, unknown>;
+      const unknown = Object.keys(object).filter((key) => !PLUGIN_KEYS.has(key));
+      if (unknown.length > 0) throw bad(`${where}.${unknown[0]}`, 'is not a key weir knows (expected package, options)');
+      if (typeof object.package !== 'string' || !PACKAGE_NAME.test(object.package)) throw bad(`${where}.package`, `must be an npm package name, got ${JSON.stringify(object.package)}`);
+      plugins.push({ package: object.package, options: object.options });
+    });
+  }
+  let servers: McpServerOptions[] = [];
+  if (record.mcpServers !== undefined) {
+    // @weir/mcp's parser is small; the SDK itself loads only when a server starts.
+    const { parseMcpConfig } = await import('@weir/mcp');
+    try {
+      servers = parseMcpConfig({ mcpServers: record.mcpServers }, `The config file ${file}`, dirname(file));
+    } catch (error) {
+      throw new ConfigError(`${(error as Error).message.replace(/^The config file (\S+): /, 'The config file $1 is not valid: ')}`);
+    }
+  }
+  return { file, dir: dirname(file), plugins, servers };
+}
+
+/** The project's config file in a workspace. */
+export function projectConfigFile(workspace: string): string {
+  return join(workspace, CONFIG_FILE);
+}

@@ -1,0 +1,176 @@
+// `weir run` as a child process: a turn with tools, --json, approvals without a terminal, sessions,
+// configs (broken, untrusted, trusted) and models (incomplete, unreachable).
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { closedPort, startModelServer, type ModelServer } from './support/model-server.js';
+import { makeSandbox, runWeir, type Sandbox } from './support/run-weir.js';
+import { writeTestConfig, writeTestPlugin } from './support/test-plugin.js';
+
+let sandbox: Sandbox;
+let server: ModelServer;
+beforeAll(async () => {
+  server = await startModelServer();
+});
+afterAll(async () => {
+  await server.close();
+});
+afterEach(() => sandbox?.remove());
+
+const run = (args: string[], env: NodeJS.ProcessEnv = {}) => runWeir(args, { cwd: sandbox.workspace, env: { ...sandbox.env, ...env } });
+const standIn = () => ({ OPENAI_BASE_URL: server.baseURL, OPENAI_MODEL: 'stand-in' });
+const lines = (text: string) => text.trimEnd().split('\n');
+
+describe('weir run', () => {
+  it('runs a turn with a tool on the mock model: the answer on stdout, the model and one line per tool call on stderr', async () => {
+    sandbox = makeSandbox();
+    const result = await run(['run', 'read file notes.txt']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('Tool read_file returned: Buy milk. Call Ada about the weir plugin. Ship the agent loop.\n');
+    const status = lines(result.stderr);
+    expect(status[0]).toBe('[model] mock:rules (the mock model: no OPENAI_* variable or --model is set)');
+    expect(status).toContainEqual(expect.stringMatching(/^\[tool\] read_file \{"path":"notes\.txt"\} -> ok \(\d+ ms\)$/));
+    expect(status.at(-1)).toMatch(/^\[session\] \S+ saved: weir run --resume \S+ "<prompt>" goes on with it$/);
+  });
+
+  it('--json prints one JSON event per line', async () => {
+    sandbox = makeSandbox();
+    const result = await run(['run', '--json', 'list dir .']);
+    expect(result.code).toBe(0);
+    const events = lines(result.stdout).map((line) => JSON.parse(line) as { type: string });
+    expect(events.map((event) => event.type)).toEqual(expect.arrayContaining(['model', 'session', 'turn-start', 'model-call-start', 'tool-start', 'tool-result', 'turn-end']));
+    expect(events[0]).toMatchObject({ type: 'model', id: 'mock:rules' });
+    expect(events.at(-1)).toMatchObject({ type: 'turn-end', result: { stopReason: 'stop' } });
+  });
+
+  it('denies a write that would ask (no terminal, no rule), and runs it once a user rule allows it', async () => {
+    sandbox = makeSandbox();
+    const write = 'call write_file {"path":"out.txt","content":"hi\\n"}';
+    const denied = await run(['run', write], standIn());
+    expect(denied.code).toBe(0);
+    expect(denied.stderr).toMatch(/\[tool\] write_file \{"path":"out\.txt","content":"hi\\n"\} -> DENIED .*weir run is headless, so there is nobody to ask/);
+    expect(denied.stdout).toMatch(/^write_file said: Error \[DENIED\]/);
+    expect(existsSync(join(sandbox.workspace, 'out.txt'))).toBe(false);
+
+    mkdirSync(sandbox.home, { recursive: true });
+    writeFileSync(join(sandbox.home, 'settings.json'), JSON.stringify({ safety: { rules: [{ allow: 'write_file', path: 'out.txt' }] } }));
+    const allowed = await run(['run', write], standIn());
+    expect(allowed.code).toBe(0);
+    expect(allowed.stderr).toMatch(/\[tool\] write_file .* -> ok/);
+    expect(readFileSync(join(sandbox.workspace, 'out.txt'), 'utf8')).toBe('hi\n');
+  });
+
+  it('every run is a session under .weir/sessions: --continue goes on with the last, --resume with a given one, weir sessions lists them', async () => {
+    sandbox = makeSandbox();
+    const first = await run(['run', 'first question'], standIn());
+    expect(first.code).toBe(0);
+    const id = /\[session\] (\S+) new/.exec(first.stderr)?.[1];
+    expect(id).toBeDefined();
+    expect(existsSync(join(sandbox.workspace, '.weir', 'sessions', `${id}.jsonl`))).toBe(true);
+
+    const second = await run(['run', '--continue', 'second question'], standIn());
+    expect(second.stderr).toContain(`[session] ${id} resumed`);
+    const seen = server.requests.at(-1)!.messages.filter((message) => message.role === 'user').map((message) => message.content);
+    expect(seen).toEqual(['first question', 'second question']);
+
+    const other = await run(['run', 'another conversation'], standIn());
+    const otherId = /\[session\] (\S+) new/.exec(other.stderr)?.[1];
+    expect(otherId).not.toBe(id);
+    await run(['run', '--resume', id!, 'third question'], standIn());
+    expect(server.requests.at(-1)!.messages.filter((message) => message.role === 'user').map((message) => message.content)).toEqual(['first question', 'second question', 'third question']);
+
+    const listed = await run(['sessions']);
+    expect(listed.code).toBe(0);
+    const rows = lines(listed.stdout);
+    expect(rows[0]).toMatch(new RegExp(`^${id}  \\S+  7 messages  first question$`));
+    expect(rows[1]).toMatch(new RegExp(`^${otherId}  \\S+  3 messages  another conversation$`));
+
+    const missing = await run(['run', '--resume', 'no-such-session', 'hello']);
+    expect(missing.code).toBe(1);
+    expect(lines(missing.stderr).at(-1)).toMatch(/^\[error\] .*no-such-session/);
+  });
+});
+
+describe('weir run: configs and trust', () => {
+  it('a broken config is one line naming the file and the key, exit status 1', async () => {
+    sandbox = makeSandbox();
+    const bad = join(sandbox.workspace, 'bad.json');
+    writeFileSync(bad, '{ "plugins": [');
+    const notJson = await run(['run', '--config', bad, 'hello']);
+    expect(notJson.code).toBe(1);
+    expect(lines(notJson.stderr).at(-1)).toMatch(new RegExp(`^\\[error\\] The config file ${bad.replace(/[/.]/g, '\\$&')} is not JSON: `));
+    expect(notJson.stderr).not.toMatch(/\n\s+at /);
+
+    writeFileSync(bad, JSON.stringify({ plugin: ['x'] }));
+    const unknownKey = await run(['run', '--config', bad, 'hello']);
+    expect(unknownKey.code).toBe(1);
+    expect(lines(unknownKey.stderr).at(-1)).toBe(`[error] The config file ${bad} is not valid: "plugin" is not a key weir knows (expected plugins, mcpServers).`);
+
+    writeFileSync(bad, JSON.stringify({ mcpServers: { fs: { command: 'x', autoApprove: ['y'] } } }));
+    const server = await run(['run', '--config', bad, 'hello']);
+    expect(lines(server.stderr).at(-1)).toBe(`[error] The config file ${bad} is not valid: mcpServers.fs: unknown key(s) "autoApprove".`);
+
+    writeFileSync(bad, JSON.stringify({ plugins: ['weir-plugin-that-is-not-installed'] }));
+    const missing = await run(['run', '--config', bad, 'hello']);
+    expect(missing.code).toBe(1);
+    expect(lines(missing.stderr).at(-1)).toMatch(new RegExp(`^\\[error\\] The config file ${bad.replace(/[/.]/g, '\\$&')}: plugins\\[0\\] "weir-plugin-that-is-not-installed" did not load: Cannot find the plugin package`));
+  });
+
+  it("a project's config is not used until the folder is trusted (weir trust), then its plugins load", async () => {
+    sandbox = makeSandbox();
+    writeTestPlugin(sandbox.workspace, 'Hello from the plugin');
+    writeTestConfig(sandbox.workspace);
+    const untrusted = await run(['run', 'call greet {}'], standIn());
+    expect(untrusted.stderr).toContain(`[config] ${join(sandbox.workspace, 'weir.config.json')} is not used: this folder is not trusted.`);
+    expect(untrusted.stderr).toMatch(/\[tool\] greet \{\} -> TOOL_NOT_FOUND/);
+
+    const trust = await run(['trust']);
+    expect(trust.code).toBe(0);
+    expect(JSON.parse(readFileSync(join(sandbox.home, 'settings.json'), 'utf8'))).toEqual({ trustedFolders: [sandbox.workspace] });
+    const trusted = await run(['run', 'call greet {}'], standIn());
+    expect(trusted.stderr).not.toContain('[config]');
+    expect(trusted.stdout).toBe('greet said: Hello from the plugin (v1)\n');
+  });
+});
+
+describe('weir run: models and flags', () => {
+  it('an incomplete model configuration is an error naming what is missing, never the mock', async () => {
+    sandbox = makeSandbox();
+    const result = await run(['run', 'hello'], { OPENAI_MODEL: 'gpt-4.1-mini' });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(lines(result.stderr)).toEqual(['[error] The model is set only in part (OPENAI_MODEL): the endpoint (OPENAI_BASE_URL or --base-url, e.g. http://localhost:11434/v1) is missing.']);
+  });
+
+  it('an unreachable endpoint (a closed loopback port) is one readable line, exit status 1, the model named first', async () => {
+    sandbox = makeSandbox();
+    const port = await closedPort();
+    const result = await run(['run', 'hello'], { OPENAI_BASE_URL: `http://127.0.0.1:${port}/v1`, OPENAI_MODEL: 'local', OPENAI_MAX_RETRIES: '1' });
+    expect(result.code).toBe(1);
+    const status = lines(result.stderr);
+    expect(status[0]).toBe(`[model] openai:local at http://127.0.0.1:${port}/v1 (no OPENAI_API_KEY: no key sent)`);
+    expect(status).toContainEqual(expect.stringMatching(/^\[retrying in [\d.]+ s: network\]$/));
+    expect(status.at(-1)).toMatch(/^\[error\] .*127\.0\.0\.1/);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+    const debug = await run(['run', '--debug', 'hello'], { OPENAI_BASE_URL: `http://127.0.0.1:${port}/v1`, OPENAI_MODEL: 'local', OPENAI_MAX_RETRIES: '0' });
+    expect(debug.stderr).toMatch(/\n\s+at /);
+  });
+
+  it('an unknown flag, a flag without its value and a missing prompt are usage errors (exit status 2)', async () => {
+    sandbox = makeSandbox();
+    for (const args of [['run', '--nope', 'x'], ['run', '--resume'], ['run'], ['frobnicate']]) {
+      const result = await run(args);
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(lines(result.stderr), args.join(' ')).toEqual([expect.stringMatching(/^\[error\] /)]);
+    }
+    const missingWorkspace = await run(['run', '--workspace', join(sandbox.workspace, 'nope'), 'hello']);
+    expect(missingWorkspace.code).toBe(2);
+    expect(missingWorkspace.stderr).toMatch(/does not exist/);
+  });
+
+  it('--version prints the version', async () => {
+    sandbox = makeSandbox();
+    const result = await run(['--version']);
+    expect(result).toMatchObject({ code: 0, stdout: `${JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version}\n` });
+  });
+});
