@@ -103,7 +103,7 @@ describe('run_command', { timeout: 60_000 }, () => {
     try {
       const tool = shell.harness.tools.get('run_command')!;
       const updates: string[] = [];
-      const exec = { signal: new AbortController().signal, callId: 'c1', toolName: 'run_command', attempt: 1, logger: undefined as never, sandbox: undefined, progress: (update: { message?: string }) => updates.push(update.message ?? '') } as ToolExecution;
+      const exec = { signal: new AbortController().signal, callId: 'c1', callKey: 'k1', run: { id: 'r1' }, toolName: 'run_command', attempt: 1, logger: undefined as never, sandbox: undefined, progress: (update: { message?: string }) => updates.push(update.message ?? '') } as ToolExecution;
       const value = await tool.execute({ command: 'echo one; sleep 0.2; echo two' }, exec);
       expect(updates.join('')).toBe('one\ntwo\n');
       expect(updates.length).toBeGreaterThanOrEqual(2);
