@@ -1,7 +1,187 @@
+import type { AgentEvent, Message, TurnResult } from '@weir/core';
+import { chooseModel } from './choose-model.js';
 import type { CliFlags } from './cli-flags.js';
-import { UsageError } from './usage-error.js';
+import { cliLogger } from './cli-logger.js';
+import { lineReader } from './line-reader.js';
+import { modelWaits } from './model-waits.js';
+import { oneLineError } from './one-line-error.js';
+import { untrustedProjectFiles } from './project-trust.js';
+import { resolveWorkspace } from './resolve-workspace.js';
+import { runSlashCommand } from './slash-commands.js';
+import { startWeir, type StartedWeir } from './start-weir.js';
+import { terminalStyle } from './terminal-style.js';
+import { trustFolder } from './trust-folder.js';
+import { turnPrinter } from './turn-printer.js';
+import { userSettingsFile } from './weir-home.js';
 
-/** The interactive session: not in this version yet. */
-export async function runInteractive(_flags: CliFlags, _env: NodeJS.ProcessEnv): Promise<number> {
-  throw new UsageError('The interactive session is not in this version yet: use weir run "<prompt>".');
+const PROMPT = '> ';
+const EARLIER_LINES = 6;
+
+/**
+ * `weir`: an interactive session in the workspace. The first prompt is shown as soon as the model is
+ * known; the harness (plugins, MCP servers) and the session load behind it, and the first message
+ * waits for them. Each line is a turn, or a slash command (`/help`). Ctrl-C during a turn cancels it,
+ * tools included, and the session goes on; a second Ctrl-C before it has ended, or Ctrl-C at the
+ * prompt, exits with status 130. Ctrl-D or `/exit` ends with 0. Resolves to the exit status.
+ */
+export async function runInteractive(flags: CliFlags, env: NodeJS.ProcessEnv): Promise<number> {
+  const out = process.stdout;
+  const style = terminalStyle(out, env);
+  const reader = lineReader(process.stdin, out);
+  // A status line also ends the live redraw of a running tool's line: the redraw must not erase it.
+  let printerDetach = () => {};
+  const say = (line: string) => {
+    printerDetach();
+    reader.print(line);
+  };
+  const workspace = await resolveWorkspace(flags.workspace);
+  const waits = modelWaits(say);
+  const model = await chooseModel({ model: flags.model, baseURL: flags.baseURL, env, onRetry: waits.onRetry });
+  say(`${style.dim('[model]')} ${model.description}`);
+  say(style.dim(`[workspace] ${workspace}  (/help for the commands)`));
+
+  // Trust comes before anything of the project loads: it is the first question when there is one.
+  const settingsFile = userSettingsFile(env);
+  const waiting = flags.config === undefined ? await untrustedProjectFiles(workspace, settingsFile) : [];
+  if (waiting.length > 0) {
+    say(`[trust] This folder has project settings that can load plugins, start commands or relax rules: ${waiting.join(', ')}.`);
+    const answer = await reader.read('Trust this folder? They will apply from now on (y/N) ');
+    if (answer.kind === 'interrupt') return 130;
+    if (answer.kind === 'line' && /^\s*y(es)?\s*$/i.test(answer.line)) {
+      const folder = await trustFolder(settingsFile, workspace);
+      say(`[trust] ${folder} is trusted (saved in ${settingsFile})`);
+    } else say('[trust] not trusted: the project config is not loaded, and its settings can only tighten');
+  }
+
+  const { escapeForTerminal, terminalApprover } = await import('@weir/safety');
+  let turn: AbortController | undefined;
+  const prompter = terminalApprover({ onInterrupt: () => turn?.abort() });
+  const starting = startWeir({
+    workspace,
+    model,
+    configFlag: flags.config,
+    mode: flags.mode,
+    approver: (request) => {
+      printerDetach();
+      return prompter(request);
+    },
+    logger: cliLogger(say, flags.debug),
+    session: { continue: flags.continue, resume: flags.resume },
+    env,
+    say,
+  });
+  // A failure to start is reported when the first line needs the harness (or at exit).
+  starting.catch(() => undefined);
+
+  let weir: StartedWeir | undefined;
+  const ready = async () => {
+    if (weir !== undefined) return weir;
+    weir = await starting;
+    say(style.dim(`[session] ${weir.session.id} ${weir.resumed ? 'resumed' : 'new'}`));
+    if (weir.resumed) showEarlier(weir.agent.messages, say);
+    return weir;
+  };
+  // Show the session as soon as it is open, without waiting for a line.
+  void starting.then(() => ready()).catch(() => undefined);
+
+  const turns: TurnResult[] = [];
+  let interrupts = 0;
+  const onSigint = () => {
+    // Outside a turn the prompt (readline, raw) gets Ctrl-C as a key; a signal here came between two
+    // prompts (a turn just ended): it is Ctrl-C at the prompt.
+    if (turn === undefined) {
+      out.write('\n');
+      process.exit(130);
+    }
+    interrupts += 1;
+    if (interrupts > 1) {
+      out.write('\n[interrupted]\n');
+      process.exit(130);
+    }
+    say('[cancelling the turn: Ctrl-C again to quit]');
+    turn.abort();
+  };
+  process.on('SIGINT', onSigint);
+
+  const printer = turnPrinter(
+    {
+      answer: (text) => out.write(text),
+      status: (line) => out.write(`${line}\n`),
+      redraw: (up, line) => out.write(`\u001b[${up}A\r\u001b[J${line}\n`),
+      style,
+    },
+    escapeForTerminal,
+  );
+  printerDetach = printer.detach;
+  const onEvent = (event: AgentEvent) => {
+    waits.onEvent(event);
+    printer.onEvent(event);
+  };
+
+  let status = 0;
+  try {
+    for (;;) {
+      const read = await reader.read(PROMPT);
+      if (read.kind === 'interrupt') {
+        status = 130;
+        break;
+      }
+      if (read.kind === 'end') break;
+      const line = read.line.trim();
+      if (line === '') continue;
+      let started: StartedWeir;
+      try {
+        started = await ready();
+      } catch (error) {
+        say(`[error] ${oneLineError(error)}`);
+        status = 1;
+        break;
+      }
+      if (line.startsWith('/')) {
+        if ((await runSlashCommand(line, { weir: started, model, turns, say })) === 'exit') break;
+        continue;
+      }
+      turn = new AbortController();
+      interrupts = 0;
+      try {
+        if (started.agent.turnOpen) {
+          say('[session] finishing the turn the last run left open');
+          await started.agent.resume({ signal: turn.signal, onEvent });
+        }
+        const result = await started.agent.turn(line, { signal: turn.signal, onEvent });
+        turns.push(result);
+        if (result.stopReason === 'aborted') say('[cancelled]');
+        else if (result.stopReason !== 'stop') say(`[stopped: ${result.stopReason}]`);
+      } catch (error) {
+        // A failed model call or session write: one line, and the session goes on.
+        say(`[error] ${oneLineError(error)}`);
+      } finally {
+        waits.stop();
+        printer.finish();
+        turn = undefined;
+      }
+    }
+  } finally {
+    process.off('SIGINT', onSigint);
+    const opened = weir ?? (await starting.catch(() => undefined));
+    if (opened !== undefined) {
+      await opened.close().catch(() => undefined);
+      say(style.dim(`[session] ${opened.session.id} saved: weir --resume ${opened.session.id} goes on with it`));
+    }
+  }
+  return status;
+}
+
+/** The end of a resumed conversation, a short line per message. */
+function showEarlier(messages: readonly Message[], say: (line: string) => void): void {
+  const lines = messages.flatMap((message) => {
+    const text = message.content.replace(/\s*\n\s*/g, ' ⏎ ');
+    const short = text.length <= 100 ? text : `${text.slice(0, 99)}…`;
+    if (message.role === 'user') return [`  > ${short}`];
+    if (message.role === 'assistant' && message.content !== '') return [`  ${short}`];
+    return [];
+  });
+  if (lines.length === 0) return;
+  say(`[earlier] ${lines.length} line${lines.length === 1 ? '' : 's'} of this conversation${lines.length > EARLIER_LINES ? `, the last ${EARLIER_LINES}` : ''}:`);
+  for (const line of lines.slice(-EARLIER_LINES)) say(line);
 }

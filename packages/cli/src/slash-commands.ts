@@ -1,0 +1,99 @@
+import type { TurnResult, Usage } from '@weir/core';
+import type { SafetyMode } from '@weir/safety';
+import type { ChosenModel } from './choose-model.js';
+import { oneLineError } from './one-line-error.js';
+import type { StartedWeir } from './start-weir.js';
+
+/** What a slash command can reach. */
+export interface SlashContext {
+  readonly weir: StartedWeir;
+  readonly model: ChosenModel;
+  /** The turns of this run, for `/usage`. */
+  readonly turns: readonly TurnResult[];
+  readonly say: (line: string) => void;
+}
+
+/** What the loop does after a command. */
+export type SlashOutcome = 'continue' | 'exit';
+
+/** The commands, for `/help`. */
+export const SLASH_COMMANDS: readonly (readonly [string, string])[] = [
+  ['/help', 'this list'],
+  ['/tools', 'the tools the model can call, with their tier and where they come from'],
+  ['/plugins', 'the plugins loaded, and what the config brought'],
+  ['/reload', "unload the config's plugins and MCP servers and load them again, with the code now on disk"],
+  ['/model', 'the model in use'],
+  ['/mode [mode]', 'the safety mode; with a mode (read-only, ask, auto, allow-all-unsafe), switch to it'],
+  ['/usage', 'tokens used by the turns of this run'],
+  ['/exit', 'end the session (Ctrl-D does too; Ctrl-C at the prompt exits with status 130)'],
+];
+
+/**
+ * Runs a slash command line (`/reload`, `/mode auto`). An unknown command says so and lists the
+ * commands; a command that fails says why in one line. Never rejects.
+ */
+export async function runSlashCommand(line: string, context: SlashContext): Promise<SlashOutcome> {
+  const [command = '', ...args] = line.trim().split(/\s+/);
+  const { weir, say } = context;
+  const { harness } = weir.composed;
+  try {
+    switch (command) {
+      case '/help':
+        for (const [name, what] of SLASH_COMMANDS) say(`  ${name.padEnd(13)} ${what}`);
+        say('  Anything else is a message to the model.');
+        return 'continue';
+      case '/tools': {
+        for (const name of harness.tools.names()) {
+          const tool = harness.tools.get(name);
+          const from = tool?.source.server !== undefined ? `MCP server ${tool.source.server}` : tool?.source.plugin !== undefined ? `plugin ${tool.source.plugin}` : 'the harness';
+          say(`  ${name.padEnd(24)} ${(tool?.tier ?? 'dangerous').padEnd(10)} ${from}`);
+        }
+        return 'continue';
+      }
+      case '/plugins': {
+        const configured = new Map(weir.composed.loaded().map((entry) => [entry.plugin, entry] as const));
+        for (const name of harness.plugins()) {
+          const entry = configured.get(name);
+          say(`  ${name}${entry === undefined ? ' (built in)' : ` (${entry.kind === 'plugin' ? `package ${entry.source}` : `MCP server ${entry.source}`}, from the config)`}`);
+        }
+        return 'continue';
+      }
+      case '/reload': {
+        say('[reload] reading the config again');
+        const config = await weir.rereadConfig();
+        await weir.composed.reload(config, say);
+        say(`[reload] done: ${harness.tools.names().length} tools`);
+        return 'continue';
+      }
+      case '/model':
+        say(`[model] ${context.model.description}`);
+        return 'continue';
+      case '/mode': {
+        const { policy } = weir.composed;
+        if (args[0] !== undefined) policy.setMode(args[0] as SafetyMode);
+        say(`[mode] ${policy.mode}`);
+        return 'continue';
+      }
+      case '/usage': {
+        const usage = context.turns.map((turn) => turn.usage).filter((item): item is Usage => item !== undefined);
+        if (usage.length === 0) {
+          say(`[usage] ${context.turns.length} turn${context.turns.length === 1 ? '' : 's'}; the model reported no token usage`);
+          return 'continue';
+        }
+        const input = usage.reduce((sum, item) => sum + item.inputTokens, 0);
+        const output = usage.reduce((sum, item) => sum + item.outputTokens, 0);
+        say(`[usage] ${context.turns.length} turns: ${input} input tokens, ${output} output tokens`);
+        return 'continue';
+      }
+      case '/exit':
+      case '/quit':
+        return 'exit';
+      default:
+        say(`[error] Unknown command ${command}. The commands: ${SLASH_COMMANDS.map(([name]) => name.split(' ')[0]).join(', ')}.`);
+        return 'continue';
+    }
+  } catch (error) {
+    say(`[error] ${command}: ${oneLineError(error)}`);
+    return 'continue';
+  }
+}
