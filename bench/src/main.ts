@@ -1,4 +1,5 @@
 import { agentStepBench, printAgentStepComparison } from './agent-step-bench.js';
+import { cliStartupBench } from './cli-startup-bench.js';
 import { coldStartBench } from './cold-start-bench.js';
 import { hotReloadBench } from './hot-reload-bench.js';
 import { mcpBench } from './mcp-bench.js';
@@ -9,7 +10,7 @@ import { shellBench } from './shell-bench.js';
 
 // `pnpm bench -- --quick`: every part shortened, rough figures, to check the benchmarks run.
 const quick = process.argv.includes('--quick');
-// `pnpm bench -- --only=scale-out` or `--only=mcp`: one section alone.
+// `pnpm bench -- --only=scale-out`, `--only=mcp` or `--only=cli`: one section alone.
 const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
 if (only === 'scale-out') {
   console.log(`weir benchmarks (scale-out only) - Node ${process.version}, ${process.platform}/${process.arch}`);
@@ -19,6 +20,13 @@ if (only === 'scale-out') {
 if (only === 'mcp') {
   console.log(`weir benchmarks (mcp only) - Node ${process.version}, ${process.platform}/${process.arch}`);
   await mcpBench({ quick });
+  process.exit(0);
+}
+
+if (only === 'cli') {
+  // The weir binary's start-up, on the built binary (the bench script builds first).
+  console.log(`weir benchmarks (cli only) - Node ${process.version}, ${process.platform}/${process.arch}`);
+  await cliStartupBench({ quick });
   process.exit(0);
 }
 
@@ -49,6 +57,7 @@ const peers = await measurePeers({ quick });
 console.log(formatPeerTable(peers));
 printAgentStepComparison(agentStep, peers);
 coldStartBench({ quick });
+await cliStartupBench({ quick });
 
 await runScaleOut();
 await mcpBench({ quick });

@@ -7,9 +7,19 @@ const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
 
 /** The model weir talks to, and the words of its `[model]` line. */
 export interface ChosenModel {
-  readonly model: LanguageModel;
+  /** The model's id (`mock:rules`, `openai:<model>`), known before its package loads. */
+  readonly id: string;
   readonly description: string;
+  /**
+   * The model itself. Its package (and through it `@weir/core`) is imported on the first call, so
+   * the `[model]` line and the first prompt do not wait for it (cold start). Rejects with the
+   * provider's error for a bad value (a base URL that is not a URL).
+   */
+  readonly load: () => Promise<LanguageModel>;
 }
+
+/** The mock's id, as `@weir/llm-mock` names it; a test checks that the two agree. */
+export const MOCK_MODEL_ID = 'mock:rules';
 
 /** Where the model's settings come from: flags win over the environment. */
 export interface ModelSettings {
@@ -25,9 +35,9 @@ export interface ModelSettings {
  * soon as `--model`, `--base-url` or any `OPENAI_*` variable is set. A set but incomplete
  * configuration throws a `UsageError` naming what is missing (never a silent fall back to the
  * mock). `OPENAI_API_KEY` may stay unset for a local server: no key is sent then. The providers
- * are imported only when used (cold start).
+ * are imported by `load()` (cold start).
  */
-export async function chooseModel(settings: ModelSettings): Promise<ChosenModel> {
+export function chooseModel(settings: ModelSettings): ChosenModel {
   const { env } = settings;
   const read = (name: string) => {
     const value = env[name]?.trim();
@@ -35,9 +45,11 @@ export async function chooseModel(settings: ModelSettings): Promise<ChosenModel>
   };
   const configured = Object.keys(env).filter((name) => name.startsWith('OPENAI_') && read(name) !== undefined);
   if (configured.length === 0 && settings.model === undefined && settings.baseURL === undefined) {
-    const { createMockModel } = await import('@weir/llm-mock');
-    const model = createMockModel();
-    return { model, description: `${model.id} (the mock model: no OPENAI_* variable or --model is set)` };
+    return {
+      id: MOCK_MODEL_ID,
+      description: `${MOCK_MODEL_ID} (the mock model: no OPENAI_* variable or --model is set)`,
+      load: once(async () => (await import('@weir/llm-mock')).createMockModel()),
+    };
   }
   const baseURL = settings.baseURL ?? read('OPENAI_BASE_URL');
   const modelId = settings.model ?? read('OPENAI_MODEL');
@@ -52,16 +64,24 @@ export async function chooseModel(settings: ModelSettings): Promise<ChosenModel>
   const idleTimeoutMs = wholeNumber(env, 'OPENAI_IDLE_TIMEOUT_MS', DEFAULT_IDLE_TIMEOUT_MS, 1);
   const maxRetries = wholeNumber(env, 'OPENAI_MAX_RETRIES', 2, 0);
   const apiKey = read('OPENAI_API_KEY') ?? '';
-  const { createOpenAIModel } = await import('@weir/llm-openai');
-  const model = createOpenAIModel({
-    baseURL,
-    model: modelId,
-    apiKey,
-    idleTimeoutMs,
-    maxRetries,
-    ...(settings.onRetry === undefined ? {} : { onRetry: settings.onRetry }),
+  const load = once(async () => {
+    const { createOpenAIModel } = await import('@weir/llm-openai');
+    return createOpenAIModel({
+      baseURL,
+      model: modelId,
+      apiKey,
+      idleTimeoutMs,
+      maxRetries,
+      ...(settings.onRetry === undefined ? {} : { onRetry: settings.onRetry }),
+    });
   });
-  return { model, description: `${model.id} at ${where(baseURL)}${apiKey === '' ? ' (no OPENAI_API_KEY: no key sent)' : ''}` };
+  const id = `openai:${modelId}`;
+  return { id, description: `${id} at ${where(baseURL)}${apiKey === '' ? ' (no OPENAI_API_KEY: no key sent)' : ''}`, load };
+}
+
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return () => (made ??= make());
 }
 
 function wholeNumber(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {

@@ -8,7 +8,7 @@ import { oneLineError } from './one-line-error.js';
 import { untrustedProjectFiles } from './project-trust.js';
 import { resolveWorkspace } from './resolve-workspace.js';
 import { runSlashCommand } from './slash-commands.js';
-import { startWeir, type StartedWeir } from './start-weir.js';
+import type { StartedWeir } from './start-weir.js';
 import { terminalStyle } from './terminal-style.js';
 import { trustFolder } from './trust-folder.js';
 import { turnPrinter } from './turn-printer.js';
@@ -36,7 +36,7 @@ export async function runInteractive(flags: CliFlags, env: NodeJS.ProcessEnv): P
   };
   const workspace = await resolveWorkspace(flags.workspace);
   const waits = modelWaits(say);
-  const model = await chooseModel({ model: flags.model, baseURL: flags.baseURL, env, onRetry: waits.onRetry });
+  const model = chooseModel({ model: flags.model, baseURL: flags.baseURL, env, onRetry: waits.onRetry });
   say(`${style.dim('[model]')} ${model.description}`);
   say(style.dim(`[workspace] ${workspace}  (/help for the commands)`));
 
@@ -53,36 +53,38 @@ export async function runInteractive(flags: CliFlags, env: NodeJS.ProcessEnv): P
     } else say('[trust] not trusted: the project config is not loaded, and its settings can only tighten');
   }
 
-  const { escapeForTerminal, terminalApprover } = await import('@weir/safety');
+  // Safety (the prompt, the escaping) loads behind the first prompt, like the rest of the harness.
+  const safetyModule = import('@weir/safety');
   let turn: AbortController | undefined;
-  const prompter = terminalApprover({ onInterrupt: () => turn?.abort() });
-  const starting = startWeir({
+  const prompter = safetyModule.then(({ terminalApprover }) => terminalApprover({ onInterrupt: () => turn?.abort() }));
+  // The harness's modules (core, tools, safety, session) load behind the prompt too.
+  const starting = import('./start-weir.js').then(({ startWeir }) => startWeir({
     workspace,
     model,
     configFlag: flags.config,
     mode: flags.mode,
-    approver: (request) => {
+    approver: async (request) => {
       printerDetach();
-      return prompter(request);
+      return (await prompter)(request);
     },
     logger: cliLogger(say, flags.debug),
     session: { continue: flags.continue, resume: flags.resume },
     env,
     say,
-  });
+  }));
   // A failure to start is reported when the first line needs the harness (or at exit).
   starting.catch(() => undefined);
 
   let weir: StartedWeir | undefined;
-  const ready = async () => {
-    if (weir !== undefined) return weir;
-    weir = await starting;
-    say(style.dim(`[session] ${weir.session.id} ${weir.resumed ? 'resumed' : 'new'}`));
-    if (weir.resumed) showEarlier(weir.agent.messages, say);
-    return weir;
-  };
-  // Show the session as soon as it is open, without waiting for a line.
-  void starting.then(() => ready()).catch(() => undefined);
+  // The session is shown as soon as it is open, without waiting for a line.
+  const opened = starting.then((started) => {
+    weir = started;
+    say(style.dim(`[session] ${started.session.id} ${started.resumed ? 'resumed' : 'new'}`));
+    if (started.resumed) showEarlier(started.agent.messages, say);
+    return started;
+  });
+  opened.catch(() => undefined);
+  const ready = () => opened;
 
   const turns: TurnResult[] = [];
   let interrupts = 0;
@@ -110,8 +112,11 @@ export async function runInteractive(flags: CliFlags, env: NodeJS.ProcessEnv): P
       redraw: (up, line) => out.write(`\u001b[${up}A\r\u001b[J${line}\n`),
       style,
     },
-    escapeForTerminal,
+    // Used only once a turn runs, by which time safety has loaded (the harness waited for it).
+    (text) => escape(text),
   );
+  let escape = (text: string) => text;
+  void safetyModule.then((module) => (escape = module.escapeForTerminal)).catch(() => undefined);
   printerDetach = printer.detach;
   const onEvent = (event: AgentEvent) => {
     waits.onEvent(event);
@@ -163,10 +168,10 @@ export async function runInteractive(flags: CliFlags, env: NodeJS.ProcessEnv): P
     }
   } finally {
     process.off('SIGINT', onSigint);
-    const opened = weir ?? (await starting.catch(() => undefined));
-    if (opened !== undefined) {
-      await opened.close().catch(() => undefined);
-      say(style.dim(`[session] ${opened.session.id} saved: weir --resume ${opened.session.id} goes on with it`));
+    const started = weir ?? (await opened.catch(() => undefined));
+    if (started !== undefined) {
+      await started.close().catch(() => undefined);
+      say(style.dim(`[session] ${started.session.id} saved: weir --resume ${started.session.id} goes on with it`));
     }
   }
   return status;

@@ -23,9 +23,9 @@ export async function runHeadless(flags: CliFlags, env: NodeJS.ProcessEnv): Prom
   const json = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
   const waits = modelWaits(status);
   const workspace = await resolveWorkspace(flags.workspace);
-  const model = await chooseModel({ model: flags.model, baseURL: flags.baseURL, env, onRetry: waits.onRetry });
+  const model = chooseModel({ model: flags.model, baseURL: flags.baseURL, env, onRetry: waits.onRetry });
   status(`[model] ${model.description}`);
-  if (flags.json) json({ type: 'model', id: model.model.id, description: model.description });
+  if (flags.json) json({ type: 'model', id: model.id, description: model.description });
   const { escapeForTerminal } = await import('@weir/safety');
 
   const started = await startWeir({

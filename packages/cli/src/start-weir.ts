@@ -110,7 +110,7 @@ export async function startWeir(options: StartOptions): Promise<StartedWeir> {
     const { session, resumed } = await openSession(store, options.session, options.say);
     try {
       const { createAgent } = await import('@weir/core');
-      const agent = createAgent({ model: options.model.model, harness: composed.harness, session, system: systemPrompt(options.workspace) });
+      const agent = createAgent({ model: await options.model.load(), harness: composed.harness, session, system: systemPrompt(options.workspace) });
       return {
         composed,
         store,

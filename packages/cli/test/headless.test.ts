@@ -31,7 +31,7 @@ describe('weir run', () => {
     expect(status[0]).toBe('[model] mock:rules (the mock model: no OPENAI_* variable or --model is set)');
     expect(status).toContainEqual(expect.stringMatching(/^\[tool\] read_file \{"path":"notes\.txt"\} -> ok \(\d+ ms\)$/));
     expect(status.at(-1)).toMatch(/^\[session\] \S+ saved: weir run --resume \S+ "<prompt>" goes on with it$/);
-  });
+  }, 120_000);
 
   it('--json prints one JSON event per line', async () => {
     sandbox = makeSandbox();
@@ -41,7 +41,7 @@ describe('weir run', () => {
     expect(events.map((event) => event.type)).toEqual(expect.arrayContaining(['model', 'session', 'turn-start', 'model-call-start', 'tool-start', 'tool-result', 'turn-end']));
     expect(events[0]).toMatchObject({ type: 'model', id: 'mock:rules' });
     expect(events.at(-1)).toMatchObject({ type: 'turn-end', result: { stopReason: 'stop' } });
-  });
+  }, 120_000);
 
   it('denies a write that would ask (no terminal, no rule), and runs it once a user rule allows it', async () => {
     sandbox = makeSandbox();
@@ -58,7 +58,7 @@ describe('weir run', () => {
     expect(allowed.code).toBe(0);
     expect(allowed.stderr).toMatch(/\[tool\] write_file .* -> ok/);
     expect(readFileSync(join(sandbox.workspace, 'out.txt'), 'utf8')).toBe('hi\n');
-  });
+  }, 120_000);
 
   it('every run is a session under .weir/sessions: --continue goes on with the last, --resume with a given one, weir sessions lists them', async () => {
     sandbox = makeSandbox();
@@ -88,7 +88,7 @@ describe('weir run', () => {
     const missing = await run(['run', '--resume', 'no-such-session', 'hello']);
     expect(missing.code).toBe(1);
     expect(lines(missing.stderr).at(-1)).toMatch(/^\[error\] .*no-such-session/);
-  });
+  }, 120_000);
 });
 
 describe('weir run: configs and trust', () => {
@@ -114,7 +114,7 @@ describe('weir run: configs and trust', () => {
     const missing = await run(['run', '--config', bad, 'hello']);
     expect(missing.code).toBe(1);
     expect(lines(missing.stderr).at(-1)).toMatch(new RegExp(`^\\[error\\] The config file ${bad.replace(/[/.]/g, '\\$&')}: plugins\\[0\\] "weir-plugin-that-is-not-installed" did not load: Cannot find the plugin package`));
-  });
+  }, 120_000);
 
   it("a project's config is not used until the folder is trusted (weir trust), then its plugins load", async () => {
     sandbox = makeSandbox();
@@ -130,7 +130,7 @@ describe('weir run: configs and trust', () => {
     const trusted = await run(['run', 'call greet {}'], standIn());
     expect(trusted.stderr).not.toContain('[config]');
     expect(trusted.stdout).toBe('greet said: Hello from the plugin (v1)\n');
-  });
+  }, 120_000);
 });
 
 describe('weir run: models and flags', () => {
@@ -140,7 +140,7 @@ describe('weir run: models and flags', () => {
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(lines(result.stderr)).toEqual(['[error] The model is set only in part (OPENAI_MODEL): the endpoint (OPENAI_BASE_URL or --base-url, e.g. http://localhost:11434/v1) is missing.']);
-  });
+  }, 120_000);
 
   it('an unreachable endpoint (a closed loopback port) is one readable line, exit status 1, the model named first', async () => {
     sandbox = makeSandbox();
@@ -154,7 +154,7 @@ describe('weir run: models and flags', () => {
     expect(result.stderr).not.toMatch(/\n\s+at /);
     const debug = await run(['run', '--debug', 'hello'], { OPENAI_BASE_URL: `http://127.0.0.1:${port}/v1`, OPENAI_MODEL: 'local', OPENAI_MAX_RETRIES: '0' });
     expect(debug.stderr).toMatch(/\n\s+at /);
-  });
+  }, 120_000);
 
   it('an unknown flag, a flag without its value and a missing prompt are usage errors (exit status 2)', async () => {
     sandbox = makeSandbox();
@@ -166,11 +166,11 @@ describe('weir run: models and flags', () => {
     const missingWorkspace = await run(['run', '--workspace', join(sandbox.workspace, 'nope'), 'hello']);
     expect(missingWorkspace.code).toBe(2);
     expect(missingWorkspace.stderr).toMatch(/does not exist/);
-  });
+  }, 120_000);
 
   it('--version prints the version', async () => {
     sandbox = makeSandbox();
     const result = await run(['--version']);
     expect(result).toMatchObject({ code: 0, stdout: `${JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version}\n` });
-  });
+  }, 120_000);
 });
