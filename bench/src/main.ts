@@ -6,11 +6,12 @@ import { mcpBench } from './mcp-bench.js';
 import { formatPeerTable, measurePeers } from './peers/measure-peers.js';
 import { pipelineBench } from './pipeline-bench.js';
 import { printScaleOut, scaleOutBench } from './scale-out/scale-out-bench.js';
+import { searchBench } from './search-bench.js';
 import { shellBench } from './shell-bench.js';
 
 // `pnpm bench -- --quick`: every part shortened, rough figures, to check the benchmarks run.
 const quick = process.argv.includes('--quick');
-// `pnpm bench -- --only=scale-out`, `--only=mcp` or `--only=cli`: one section alone.
+// `pnpm bench -- --only=scale-out`, `--only=mcp`, `--only=cli` or `--only=search`: one section alone.
 const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
 if (only === 'scale-out') {
   console.log(`weir benchmarks (scale-out only) - Node ${process.version}, ${process.platform}/${process.arch}`);
@@ -41,6 +42,12 @@ if (only === 'core') {
   process.exit(0);
 }
 
+if (only === 'search') {
+  console.log(`weir benchmarks (search only) - Node ${process.version}, ${process.platform}/${process.arch}`);
+  await searchBench({ quick });
+  process.exit(0);
+}
+
 console.log(`weir benchmarks - Node ${process.version}, ${process.platform}/${process.arch}`);
 // `pnpm bench -- --cold-start` (or `--only=cold-start`): only the cold-start section.
 if (process.argv.includes('--cold-start') || only === 'cold-start') {
@@ -61,6 +68,7 @@ await cliStartupBench({ quick });
 
 await runScaleOut();
 await mcpBench({ quick });
+await searchBench({ quick });
 
 async function runScaleOut(): Promise<void> {
   console.log('\nscale-out: echo through BullMQ on a local redis-server, worker processes on this machine');

@@ -41,7 +41,8 @@ describe('examples/first-agent', () => {
       '[assistant] Tool list_dir returned: docs/ ⏎ notes.txt ⏎ todo.md',
       '[user] read file notes.txt',
       '[tool:read_file] -> ok',
-      '[assistant] Tool read_file returned: Buy milk. Call Ada about the weir plugin. Ship the agent loop.',
+      // read_file numbers its lines (cat -n); the model quotes the start of what it read.
+      '[assistant] Tool read_file returned:      1\tBuy milk. Call Ada about the weir plugin. Ship the ag',
       '[user] read file missing.txt',
       expect.stringMatching(/^\[tool:read_file\] -> ERR "?missing\.txt"? does not exist/),
       expect.stringMatching(/^\[assistant\] Tool read_file returned: Error \[NOT_FOUND\]: "?missing\.txt"? does not exist/),
@@ -50,7 +51,7 @@ describe('examples/first-agent', () => {
       expect.stringMatching(/^\[assistant\] Tool read_file returned: Error \[PATH_OUTSIDE_WORKSPACE\]/),
       '[user] 读文件 todo.md',
       '[tool:read_file] -> ok',
-      expect.stringMatching(/^\[assistant\] 工具 read_file 返回了：# 待办/),
+      expect.stringMatching(/^\[assistant\] 工具 read_file 返回了： {5}1\t# 待办/),
       '[user] 谢谢！',
       expect.stringMatching(/^\[assistant\] 你说：“谢谢！”/),
     ]);
@@ -77,7 +78,7 @@ describe('examples/first-agent', () => {
       const last = body.messages.at(-1)!;
       const message =
         last.role === 'tool'
-          ? { role: 'assistant', content: `The notes begin: ${String(last.content).slice(0, 9)}` }
+          ? { role: 'assistant', content: `The notes begin: ${String(last.content).replace(/^\s*\d+\t/, '').slice(0, 9)}` }
           : { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'read_file', arguments: '{"path":"notes.txt"}' } }] };
       response.setHeader('content-type', 'application/json');
       response.end(JSON.stringify({ id: 'x', object: 'chat.completion', model: 'stand-in', choices: [{ index: 0, message, finish_reason: last.role === 'tool' ? 'stop' : 'tool_calls' }] }));

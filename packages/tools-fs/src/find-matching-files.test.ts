@@ -1,3 +1,5 @@
+import { PathLocks } from './path-locks.js';
+import { ReadLedger } from './read-ledger.js';
 import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -33,6 +35,7 @@ describe('findMatchingFiles', () => {
     const workspace = await Workspace.create(base);
     const limits: FsLimits = {
       maxReadBytes: 1000,
+      maxReadLineChars: 100,
       maxEntries: 100,
       maxScanBytes: 1000,
       maxImageBytes: 1000,
@@ -43,7 +46,7 @@ describe('findMatchingFiles', () => {
       regexTimeoutMs: 100,
       maxLineChars: 100,
     };
-    deps = { workspace, limits, protection: { workspace, protectedPaths: new ProtectedPaths([]), ledger: new ApprovalLedger() } };
+    deps = { workspace, limits, protection: { workspace, protectedPaths: new ProtectedPaths([]), ledger: new ApprovalLedger() }, locks: new PathLocks(), reads: new ReadLedger(), ripgrep: false };
   });
 
   afterEach(async () => {

@@ -33,6 +33,12 @@ export type FsErrorCode =
   | 'NO_MATCH'
   /** edit_file: the text to replace occurs more than once and `replace_all` was not set. */
   | 'AMBIGUOUS_MATCH'
+  /** write_file, edit_file: the file's encoding (Latin-1) cannot hold a character of the new text. */
+  | 'UNENCODABLE'
+  /** write_file, edit_file: the file exists and was not read in this session; read it first. */
+  | 'NOT_READ'
+  /** write_file, edit_file: the file changed since it was last read; read it again. */
+  | 'STALE_READ'
   /** A glob or regular expression that cannot be used. */
   | 'INVALID_PATTERN'
   /** The regular expression ran too long on one file (catastrophic backtracking). */

@@ -1,4 +1,6 @@
 import type { ProtectionDeps } from './protected-path-guard.js';
+import type { PathLocks } from './path-locks.js';
+import type { ReadLedger } from './read-ledger.js';
 import type { Workspace } from './workspace.js';
 
 /** The caps every tool respects, so no call can put unbounded data into the transcript. */
@@ -9,6 +11,8 @@ export interface FsLimits {
   readonly maxEntries: number;
   /** read_file: largest image returned (PNG, JPEG, GIF, WebP, known by their bytes). */
   readonly maxImageBytes: number;
+  /** read_file: longer lines are cut to this many characters. */
+  readonly maxReadLineChars: number;
   /** read_file: most bytes read to reach a line `offset`. */
   readonly maxScanBytes: number;
   /** edit_file: largest file edited (it is read whole). */
@@ -30,4 +34,10 @@ export interface FsToolDeps {
   readonly workspace: Workspace;
   readonly limits: FsLimits;
   readonly protection: ProtectionDeps;
+  /** One lock per canonical path: writes to one file run one after the other. */
+  readonly locks: PathLocks;
+  /** What the model has read in this session: writes need a current read. */
+  readonly reads: ReadLedger;
+  /** search_files may use ripgrep (when installed) to list candidate files. */
+  readonly ripgrep: boolean;
 }

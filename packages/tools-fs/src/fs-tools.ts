@@ -1,9 +1,12 @@
 import { definePlugin, type Plugin } from '@weir/core';
+import { tapArgumentAliases } from './argument-aliases.js';
 import { editFileTool } from './edit-file-tool.js';
 import { findFilesTool } from './find-files-tool.js';
 import type { FsLimits, FsToolDeps } from './fs-tool-deps.js';
 import { listDirTool } from './list-dir-tool.js';
 import type { OpenStrategy } from './open-directory.js';
+import { PathLocks } from './path-locks.js';
+import { ReadLedger } from './read-ledger.js';
 import { ApprovalLedger, protectedPathGuard } from './protected-path-guard.js';
 import { DEFAULT_PROTECTED_PATHS, ProtectedPaths } from './protected-paths.js';
 import { readFileTool } from './read-file-tool.js';
@@ -17,7 +20,7 @@ export interface FsToolsOptions {
   readonly root: string;
   /** Register the write tools, `write_file` and `edit_file`. Default `false`: read-only tools only. */
   readonly write?: boolean;
-  /** read_file: largest file read whole, and most bytes one call returns. Default 262 144 (256 KiB). */
+  /** read_file: most bytes of text one call returns (line numbers included), under the core's content cap. Default 80 000. */
   readonly maxReadBytes?: number;
   /** read_file: largest image file returned as an image (PNG, JPEG, GIF, WebP). Default 5 MiB. */
   readonly maxImageBytes?: number;
@@ -28,10 +31,15 @@ export interface FsToolsOptions {
    * A name (`secrets`) matches that component at any depth; a path (`config/prod`) matches from the root down.
    */
   readonly protect?: readonly string[];
+  /**
+   * search_files: use ripgrep (`rg` on PATH, when it runs) to list the files that may match, then
+   * open and match each of them through the workspace. Default `true`; `false` always walks in JavaScript.
+   */
+  readonly ripgrep?: boolean;
 }
 
 /** Default `maxReadBytes`. */
-export const DEFAULT_MAX_READ_BYTES = 256 * 1024;
+export const DEFAULT_MAX_READ_BYTES = 80_000;
 /** Default `maxImageBytes`: 5 MiB, what the strictest providers take. */
 export const DEFAULT_MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 /** Default `maxEntries`. */
@@ -40,6 +48,7 @@ export const DEFAULT_MAX_ENTRIES = 1000;
 /** What tests may force; not part of the public options. */
 export interface FsToolsInternals {
   readonly strategy?: OpenStrategy;
+  readonly ripgrep?: boolean;
 }
 
 /**
@@ -68,7 +77,9 @@ export function createFsTools(options: FsToolsOptions, internals: FsToolsInterna
       const workspace = await Workspace.create(options.root, { strategy: internals.strategy });
       ctx.sandbox.provide(workspace);
       const ledger = new ApprovalLedger();
-      const deps: FsToolDeps = { workspace, limits, protection: { workspace, protectedPaths, ledger } };
+      const deps: FsToolDeps = { workspace, limits, protection: { workspace, protectedPaths, ledger }, locks: new PathLocks(), reads: new ReadLedger(), ripgrep: internals.ripgrep ?? options.ripgrep ?? true };
+      // Before every guard: policies see canonical argument names only.
+      tapArgumentAliases(ctx.hooks);
       ctx.tools.register(readFileTool(deps));
       ctx.tools.register(listDirTool(deps));
       ctx.tools.register(findFilesTool(deps));
@@ -92,6 +103,7 @@ function limitsFrom(options: FsToolsOptions): FsLimits {
     maxReadBytes,
     maxEntries,
     maxImageBytes: positiveInteger(options.maxImageBytes, 'maxImageBytes') ?? DEFAULT_MAX_IMAGE_BYTES,
+    maxReadLineChars: 2000,
     maxScanBytes: Math.max(256 * 1024 * 1024, maxReadBytes),
     maxEditBytes: Math.max(16 * 1024 * 1024, maxReadBytes),
     maxSearchFileBytes: Math.max(4 * 1024 * 1024, maxReadBytes),

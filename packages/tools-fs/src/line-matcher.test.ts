@@ -55,3 +55,15 @@ describe('LineMatcher', () => {
     expect(compile('ok').match('ok', options)).toEqual([{ line: 1, text: 'ok' }]);
   });
 });
+
+describe('LineMatcher options', () => {
+  it('matches fixed strings literally and multi-line patterns across lines', () => {
+    const fixed = LineMatcher.compile('a.b(', false, { fixed: true });
+    if (!(fixed instanceof LineMatcher)) throw new Error('compile');
+    expect(fixed.match('axb(\na.b(\n', options)).toEqual([{ line: 2, text: 'a.b(' }]);
+    const multi = LineMatcher.compile('start\\n\\s*end', false, { multiline: true });
+    if (!(multi instanceof LineMatcher)) throw new Error('compile');
+    expect(multi.match('x\nstart\n  end\nstart end\n', options)).toEqual([{ line: 2, text: 'start', endLine: 3 }]);
+    expect(multi.match('end\nstart\nend', options)).toEqual([{ line: 2, text: 'start', endLine: 3 }]);
+  });
+});

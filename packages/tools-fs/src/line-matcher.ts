@@ -7,6 +7,17 @@ export interface LineMatch {
   readonly line: number;
   /** The line, without its line ending, cut at `maxLineChars`. */
   readonly text: string;
+  /** Multi-line patterns: the last line the match covers, when after `line`. */
+  readonly endLine?: number;
+}
+
+/** How a pattern is read. */
+export interface PatternOptions {
+  readonly ignoreCase: boolean;
+  /** The pattern is a literal string, not a regular expression. */
+  readonly fixed?: boolean;
+  /** Matches may span lines (`.` still stops at a line end unless the pattern says `[^]` or `[\s\S]`). */
+  readonly multiline?: boolean;
 }
 
 /** Caps and budget of one `LineMatcher.match`. */
@@ -27,6 +38,33 @@ const MAX_PATTERN_CHARS = 1000;
 const SCAN = new vm.Script(`(() => {
   const re = new RegExp(source, flags);
   const found = [];
+  const cut = (value) => (value.length > maxLineChars ? value.slice(0, maxLineChars) + ' [...]' : value);
+  if (multiline) {
+    let line = 1;
+    let counted = 0;
+    const count = (until) => {
+      for (let at = text.indexOf('\\n', counted); at !== -1 && at < until; at = text.indexOf('\\n', at + 1)) line += 1;
+      counted = until;
+    };
+    let match;
+    while (found.length < maxMatches && (match = re.exec(text)) !== null) {
+      if (match[0] === '') re.lastIndex += 1;
+      count(match.index);
+      const startLine = line;
+      const lineStart = match.index === 0 ? 0 : text.lastIndexOf('\\n', match.index - 1) + 1;
+      let lineEnd = text.indexOf('\\n', match.index);
+      if (lineEnd === -1) lineEnd = text.length;
+      let value = text.slice(lineStart, lineEnd);
+      if (value.endsWith('\\r')) value = value.slice(0, -1);
+      count(match.index + Math.max(0, match[0].length - 1));
+      found.push([startLine, cut(value), line]);
+      // The next match starts on a later line: one result per line, like line mode.
+      const next = text.indexOf('\\n', match.index + Math.max(0, match[0].length - 1));
+      if (next === -1) break;
+      if (re.lastIndex <= next) re.lastIndex = next + 1;
+    }
+    return JSON.stringify(found);
+  }
   let line = 1;
   let start = 0;
   while (start < text.length && found.length < maxMatches) {
@@ -34,7 +72,7 @@ const SCAN = new vm.Script(`(() => {
     if (end === -1) end = text.length;
     let value = text.slice(start, end);
     if (value.endsWith('\\r')) value = value.slice(0, -1);
-    if (re.test(value)) found.push([line, value.length > maxLineChars ? value.slice(0, maxLineChars) + ' [...]' : value]);
+    if (re.test(value)) found.push([line, cut(value)]);
     line += 1;
     start = end + 1;
   }
@@ -53,26 +91,30 @@ export class LineMatcher {
   private constructor(
     readonly source: string,
     readonly flags: string,
+    readonly multiline: boolean,
   ) {}
 
   /** Compiles `pattern`; a refusal (`INVALID_PATTERN`) when it is not a valid expression. Never throws. */
-  static compile(pattern: unknown, ignoreCase: boolean): LineMatcher | FsRefusal {
+  static compile(pattern: unknown, ignoreCase: boolean, options: Omit<PatternOptions, 'ignoreCase'> = {}): LineMatcher | FsRefusal {
     if (typeof pattern !== 'string' || pattern === '') return refusal('INVALID_PATTERN', 'The pattern must be a non-empty regular expression.');
     if (pattern.length > MAX_PATTERN_CHARS) return refusal('INVALID_PATTERN', `The pattern is longer than ${MAX_PATTERN_CHARS} characters.`);
-    const flags = ignoreCase ? 'i' : '';
+    const multiline = options.multiline === true;
+    const flags = `${ignoreCase ? 'i' : ''}${multiline ? 'gm' : ''}`;
+    const source = options.fixed === true ? pattern.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&') : pattern;
+    if (options.fixed === true) return new LineMatcher(source, flags, multiline);
     try {
       new RegExp(pattern, flags);
     } catch (error) {
       return refusal('INVALID_PATTERN', `${JSON.stringify(pattern)} is not a valid JavaScript regular expression: ${(error as Error).message}. Inline flags such as (?i) are not supported; use ignore_case.`);
     }
-    return new LineMatcher(pattern, flags);
+    return new LineMatcher(pattern, flags, multiline);
   }
 
   /** The matching lines of `text`, at most `maxMatches`. Throws `FsError('PATTERN_TIMEOUT')`. */
   match(text: string, options: MatchOptions): LineMatch[] {
     sharedContext ??= vm.createContext({});
     const context = sharedContext;
-    Object.assign(context, { source: this.source, flags: this.flags, text, maxMatches: options.maxMatches, maxLineChars: options.maxLineChars });
+    Object.assign(context, { source: this.source, flags: this.flags, multiline: this.multiline, text, maxMatches: options.maxMatches, maxLineChars: options.maxLineChars });
     let json: string;
     try {
       json = SCAN.runInContext(context, { timeout: options.timeoutMs }) as string;
@@ -84,6 +126,6 @@ export class LineMatcher {
     } finally {
       context.text = '';
     }
-    return (JSON.parse(json) as [number, string][]).map(([line, value]) => ({ line, text: value }));
+    return (JSON.parse(json) as [number, string, number?][]).map(([line, value, endLine]) => (endLine !== undefined && endLine > line ? { line, text: value, endLine } : { line, text: value }));
   }
 }

@@ -4,8 +4,16 @@ import { IMAGE_SIGNATURE_BYTES, imageTypeOf, type ImageMediaType } from './image
 import { FsError, quote } from './fs-error.js';
 import { assertFileAccess } from './file-access-check.js';
 import type { FsToolDeps } from './fs-tool-deps.js';
+import { windowOfText, type LinesRead, type WindowLine } from './line-window.js';
+import { hashSnapshot, identitySnapshot } from './read-ledger.js';
 import { readTextLines } from './read-text-lines.js';
+import { readWholeText } from './read-whole-text.js';
+import { requiredArgument } from './required-argument.js';
 import { runFsBody } from './run-fs-body.js';
+import type { TextEncoding } from './text-format.js';
+
+/** Lines a read without `limit` returns at most. */
+export const DEFAULT_READ_LINES = 2000;
 
 /** What read_file returns for an image file: the model sees the image. */
 export interface ReadImageValue {
@@ -14,30 +22,35 @@ export interface ReadImageValue {
   readonly image: { readonly mediaType: ImageMediaType; readonly data: string; readonly bytes: number };
 }
 
-/** What read_file returns for a text file; the model reads its rendering. */
+/** What read_file returns for a text file; the model reads its rendering (numbered lines and a note). */
 export interface ReadFileValue {
   /** Canonical path relative to the workspace root. */
   readonly path: string;
-  readonly content: string;
+  /** The lines shown, each without its line ending, long ones cut. */
+  readonly lines: readonly WindowLine[];
   readonly startLine: number;
+  /** The last line shown; `startLine - 1` when none was. */
   readonly endLine: number;
-  /** Lines in the file, when it was read to its end. */
+  /** Lines in the file, when known. */
   readonly totalLines: number | undefined;
-  /** True when the byte cap cut line `endLine`. */
-  readonly truncated: boolean;
   /** True when lines follow `endLine`. */
   readonly more: boolean;
+  /** How the file's bytes were read: UTF-8, or Latin-1 when they are not UTF-8. */
+  readonly encoding: TextEncoding;
 }
 
-/** The read_file tool: UTF-8 text of one file inside the workspace, whole or a range of lines. */
-export function readFileTool({ workspace, limits }: FsToolDeps) {
+/** The read_file tool: numbered lines of one text file inside the workspace, a bounded window at a time. */
+export function readFileTool(deps: FsToolDeps) {
+  const { workspace, limits } = deps;
   return defineTool({
     name: 'read_file',
     description:
-      `Read a UTF-8 text file inside the workspace. Give the path relative to the workspace root. ` +
-      `Files over ${limits.maxReadBytes} bytes must be read in parts: pass offset (first line, 1-based) and limit (number of lines). ` +
+      'Read a text file inside the workspace (path relative to the workspace root). Lines come numbered like `cat -n`: the number, a tab, then the line. ' +
+      'The numbers are not part of the file: leave them out of old_string when you edit. ' +
+      `Without limit, at most ${DEFAULT_READ_LINES} lines are returned (and at most ${limits.maxReadBytes} bytes); lines longer than ${limits.maxReadLineChars} characters are cut. ` +
+      'When more follows, the result ends with the offset to continue from. ' +
       `PNG, JPEG, GIF and WebP images up to ${limits.maxImageBytes} bytes are returned as images (whole; offset and limit do not apply). ` +
-      `Other binary files are refused.`,
+      'Other binary files are refused. Read a file before editing or overwriting it.',
     tier: 'read-only',
     files: { action: 'read', paths: ['path'] },
     parameters: {
@@ -45,9 +58,11 @@ export function readFileTool({ workspace, limits }: FsToolDeps) {
       properties: {
         path: { type: 'string', description: 'File path relative to the workspace root, e.g. "src/index.ts".' },
         offset: { type: 'integer', minimum: 1, description: 'First line to read, 1-based. Default 1.' },
-        limit: { type: 'integer', minimum: 1, description: 'Number of lines to read. Default: to the end of the file.' },
+        limit: { type: 'integer', minimum: 1, description: `Number of lines to read. Default ${DEFAULT_READ_LINES}.` },
+        file_path: { type: 'string', description: 'Alias of path.' },
+        start_line: { type: 'integer', minimum: 1, description: 'Alias of offset.' },
+        end_line: { type: 'integer', minimum: 1, description: 'Last line to read (inclusive); becomes limit.' },
       },
-      required: ['path'],
       additionalProperties: false,
     },
     examples: [
@@ -57,8 +72,9 @@ export function readFileTool({ workspace, limits }: FsToolDeps) {
     output: { render: (value: ReadFileValue | ReadImageValue) => ('image' in value ? renderImage(value) : renderReadFile(value)) },
     execute: (args, exec) =>
       runFsBody(exec, quote(String(args.path)), async (): Promise<ReadFileValue | ReadImageValue> => {
-        const display = quote(args.path);
-        const located = await workspace.locateOrThrow(args.path, 'read');
+        const path = requiredArgument(args.path, 'path', 'read_file', '{"path": "src/index.ts"}');
+        const display = quote(path);
+        const located = await workspace.locateOrThrow(path, 'read');
         assertFileAccess(exec, located.relativePath, display);
         const file = await workspace.openFile(located, display);
         try {
@@ -67,31 +83,27 @@ export function readFileTool({ workspace, limits }: FsToolDeps) {
             exec.logger.info({ path: located.relativePath, nlink: Number(file.stat.nlink) }, 'read_file: the file has several hard links');
           }
           const image = await readImage(file.handle, file.stat.size, limits.maxImageBytes, display);
-          if (image !== undefined) return { path: located.relativePath, image };
-          const ranged = args.offset !== undefined || args.limit !== undefined;
-          if (!ranged && file.stat.size > BigInt(limits.maxReadBytes)) {
-            throw new FsError(
-              'TOO_LARGE',
-              `${display} is ${file.stat.size} bytes, over the ${limits.maxReadBytes}-byte limit for reading a whole file. Read it in parts with offset and limit (lines), or find what you need with search_files.`,
-            );
+          if (image !== undefined) {
+            // A write over an image it has seen is allowed, and caught if the image changed since.
+            deps.reads.record(located.relativePath, identitySnapshot(file.stat));
+            return { path: located.relativePath, image };
           }
-          const lines = await readTextLines(file.handle, {
-            offset: args.offset ?? 1,
-            limit: args.limit ?? Number.POSITIVE_INFINITY,
-            maxBytes: limits.maxReadBytes,
-            maxScanBytes: limits.maxScanBytes,
-            display,
-            signal: exec.signal,
-          });
-          return {
-            path: located.relativePath,
-            content: lines.text,
-            startLine: lines.startLine,
-            endLine: lines.endLine,
-            totalLines: lines.totalLines,
-            truncated: lines.truncated,
-            more: lines.more,
-          };
+          const bounds = { offset: args.offset ?? 1, limit: args.limit ?? DEFAULT_READ_LINES, maxLineChars: limits.maxReadLineChars, maxBytes: limits.maxReadBytes };
+          let lines: LinesRead;
+          let encoding: TextEncoding;
+          if (file.stat.size <= BigInt(limits.maxEditBytes)) {
+            // Small enough to edit: read whole, so the model's knowledge of it is its exact content.
+            const whole = await readWholeText(file, limits.maxEditBytes, display);
+            lines = windowOfText(whole.text, bounds);
+            encoding = whole.format.encoding;
+            deps.reads.record(located.relativePath, hashSnapshot(whole.bytes));
+          } else {
+            const streamed = await readTextLines(file.handle, { ...bounds, maxScanBytes: limits.maxScanBytes, display, signal: exec.signal });
+            lines = streamed;
+            encoding = streamed.encoding;
+            deps.reads.record(located.relativePath, identitySnapshot(file.stat));
+          }
+          return { path: located.relativePath, lines: lines.lines, startLine: lines.startLine, endLine: lines.endLine, totalLines: lines.totalLines, more: lines.more, encoding };
         } finally {
           await file.handle.close();
         }
@@ -130,14 +142,17 @@ export function renderImage(value: ReadImageValue): readonly ContentPart[] {
   ];
 }
 
-/** The content as is; after a part of the file, a note saying which part and how to go on. */
+/** Numbered lines (`cat -n`), then notes: where to continue, which lines were cut, the encoding. */
 export function renderReadFile(value: ReadFileValue): string {
-  const { path, content, startLine, endLine, totalLines, truncated, more } = value;
+  const { path, lines, startLine, endLine, totalLines, more } = value;
   if (totalLines === 0) return `(${path} is empty)`;
-  if (endLine < startLine) return `(${path} has ${totalLines ?? 'fewer'} lines; there is nothing at line ${startLine})`;
-  if (startLine === 1 && !truncated && !more) return content;
+  if (lines.length === 0) return `(${path} has ${totalLines ?? 'fewer'} lines; there is nothing at line ${startLine})`;
+  const out = lines.map((line) => `${String(line.number).padStart(6)}\t${line.text}${line.cutFrom === undefined ? '' : ` [... cut: the line has ${line.cutFrom} characters]`}`);
   const of = totalLines === undefined ? '' : ` of ${totalLines}`;
-  const cut = truncated ? ` Line ${endLine} was cut at the size limit.` : '';
-  const next = more ? ` Continue with offset=${endLine + 1}.` : '';
-  return `${content}${content.endsWith('\n') ? '' : '\n'}[lines ${startLine}-${endLine}${of} of ${path}.${cut}${next}]`;
+  if (more) out.push(`[lines ${startLine}-${endLine}${of} of ${path}. Continue with offset=${endLine + 1}.]`);
+  else if (startLine > 1) out.push(`[lines ${startLine}-${endLine}${of} of ${path}; the end of the file.]`);
+  const cut = lines.filter((line) => line.cutFrom !== undefined).map((line) => line.number);
+  if (cut.length > 0) out.push(`[Line${cut.length === 1 ? '' : 's'} ${cut.slice(0, 20).join(', ')}${cut.length > 20 ? ', ...' : ''} ${cut.length === 1 ? 'was' : 'were'} cut; use search_files to find text in ${cut.length === 1 ? 'it' : 'them'}.]`);
+  if (value.encoding === 'latin1') out.push(`[${path} is Latin-1 (ISO-8859-1) text, not UTF-8; write_file and edit_file keep that encoding.]`);
+  return out.join('\n');
 }

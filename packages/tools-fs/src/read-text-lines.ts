@@ -1,16 +1,12 @@
 import type { FileHandle } from 'node:fs/promises';
 import { FsError } from './fs-error.js';
+import { finish, LineWindow, type LinesRead, type WindowBounds } from './line-window.js';
+import type { TextEncoding } from './text-format.js';
 
 const CHUNK_BYTES = 64 * 1024;
 
 /** Which lines `readTextLines` returns, and its caps. */
-export interface ReadLinesOptions {
-  /** First line to return, 1-based. */
-  readonly offset: number;
-  /** Most lines to return. */
-  readonly limit: number;
-  /** Cap on the bytes returned; the text is cut on a character boundary past it. */
-  readonly maxBytes: number;
+export interface ReadLinesOptions extends WindowBounds {
   /** Cap on the bytes read to reach `offset` and the lines after it. */
   readonly maxScanBytes: number;
   /** The path as the model named it, quoted, for messages. */
@@ -18,122 +14,67 @@ export interface ReadLinesOptions {
   readonly signal?: AbortSignal;
 }
 
-/** The lines read, and where they sit in the file. */
-export interface TextLines {
-  readonly text: string;
-  /** 1-based number of the first line returned (`offset`). */
-  readonly startLine: number;
-  /** Number of the last line returned, at least partly; `startLine - 1` when none was. */
-  readonly endLine: number;
-  /** Lines in the file, when it was read to its end. */
-  readonly totalLines: number | undefined;
-  /** True when `maxBytes` cut the text, inside line `endLine`. */
-  readonly truncated: boolean;
-  /** True when lines follow `endLine`. */
-  readonly more: boolean;
+/** A window of a file read by streaming, and the encoding it was read in. */
+export interface StreamedLines extends LinesRead {
+  readonly encoding: TextEncoding;
 }
 
 /**
- * Streams UTF-8 text from an open file and returns lines `offset` to `offset + limit - 1`,
- * holding at most `maxBytes` of them in memory (a 10 GB line costs no more than a short one).
- * Throws `FsError('BINARY_FILE')` on a NUL byte or invalid UTF-8 in what it reads, and
- * `FsError('TOO_LARGE')` past `maxScanBytes`. A byte-order mark is kept, so what is read is what
- * an edit writes back.
+ * Streams a file too large to hold and returns a window of its lines (each cut at
+ * `maxLineChars`, the whole under `maxBytes`), holding no more than that in memory: a 10 GB
+ * line costs no more than a short one. UTF-8 first; when the bytes read are not UTF-8, the
+ * window is read again as Latin-1 (every byte one character). A byte-order mark is dropped.
+ * Throws `FsError('BINARY_FILE')` on a NUL byte in what it reads and `FsError('TOO_LARGE')`
+ * past `maxScanBytes`.
  */
-export async function readTextLines(handle: FileHandle, options: ReadLinesOptions): Promise<TextLines> {
-  const { offset, limit, maxBytes, display } = options;
-  const lastWanted = offset + limit - 1;
-  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+export async function readTextLines(handle: FileHandle, options: ReadLinesOptions): Promise<StreamedLines> {
+  try {
+    return await scan(handle, options, 'utf-8');
+  } catch (error) {
+    if (error instanceof NotUtf8) return scan(handle, options, 'latin1');
+    throw error;
+  }
+}
+
+class NotUtf8 extends Error {}
+
+async function scan(handle: FileHandle, options: ReadLinesOptions, encoding: TextEncoding): Promise<StreamedLines> {
+  const decoder = encoding === 'utf-8' ? new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }) : undefined;
   const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
-  const parts: string[] = [];
-  let outBytes = 0;
-  let line = 1;
-  let lineHasText = false;
+  const window = new LineWindow(options);
   let position = 0;
-  let truncated = false;
-  let done = false;
-  let atEnd = false;
-  // Whether decoded text was left unread after the last wanted line.
-  let leftover = false;
-
-  const take = (piece: string): void => {
-    if (line < offset || line > lastWanted || piece === '') return;
-    const bytes = Buffer.byteLength(piece);
-    if (outBytes + bytes <= maxBytes) {
-      parts.push(piece);
-      outBytes += bytes;
-      return;
-    }
-    parts.push(prefixWithin(piece, maxBytes - outBytes));
-    truncated = true;
-    done = true;
-  };
-
-  while (!done) {
+  for (;;) {
     options.signal?.throwIfAborted();
     if (position >= options.maxScanBytes) {
-      throw new FsError('TOO_LARGE', `Reaching line ${offset} of ${display} means reading more than ${options.maxScanBytes} bytes. Use search_files to find the lines you need.`);
+      throw new FsError('TOO_LARGE', `Reaching line ${options.offset} of ${options.display} means reading more than ${options.maxScanBytes} bytes. Use search_files to find the lines you need.`);
     }
     const { bytesRead } = await handle.read(buffer, 0, CHUNK_BYTES, position);
+    const chunk = buffer.subarray(0, bytesRead);
+    if (chunk.includes(0)) throw new FsError('BINARY_FILE', `${options.display} contains NUL bytes: it is binary, not text, so it is not shown.`);
     let text: string;
-    try {
-      if (bytesRead === 0) {
-        atEnd = true;
-        text = decoder.decode();
-      } else {
-        const chunk = buffer.subarray(0, bytesRead);
-        if (chunk.includes(0)) throw new TypeError('NUL byte');
-        text = decoder.decode(chunk, { stream: true });
+    if (decoder === undefined) {
+      text = chunk.toString('latin1');
+    } else {
+      try {
+        text = bytesRead === 0 ? decoder.decode() : decoder.decode(chunk, { stream: true });
+      } catch {
+        throw new NotUtf8();
       }
-    } catch {
-      // TextDecoder's only failure is malformed input, and a NUL byte is ours: both mean binary.
-      throw new FsError('BINARY_FILE', `${display} is not UTF-8 text (it looks binary), so it is not shown.`);
     }
     position += bytesRead;
     let start = 0;
-    while (!done && start < text.length) {
+    while (!window.closed) {
       const newline = text.indexOf('\n', start);
-      const piece = newline === -1 ? text.slice(start) : text.slice(start, newline);
-      if (piece !== '') lineHasText = true;
-      take(piece);
-      if (newline === -1 || done) break;
-      take('\n');
-      line += 1;
-      lineHasText = false;
+      window.span(text, start, newline === -1 ? text.length : newline);
+      if (newline === -1) break;
+      window.newline();
       start = newline + 1;
-      if (line > lastWanted) {
-        done = true;
-        leftover = start < text.length;
-      }
     }
-    if (atEnd) done = true;
+    if (bytesRead === 0) return { ...finish(window, options, window.end()), encoding };
+    if (window.closed) {
+      const more = start < text.length || (await handle.read(buffer, 0, 1, position)).bytesRead > 0;
+      const lines = finish(window, options, undefined);
+      return { ...lines, more: more || lines.endLine < window.currentLine - 1, encoding };
+    }
   }
-
-  const totalLines = atEnd ? (lineHasText ? line : line - 1) : undefined;
-  let endLine: number;
-  let more: boolean;
-  if (truncated) {
-    endLine = line;
-    more = true;
-  } else if (totalLines !== undefined) {
-    endLine = Math.max(Math.min(lastWanted, totalLines), offset - 1);
-    more = endLine < totalLines;
-  } else {
-    endLine = lastWanted;
-    more = leftover || (await handle.read(buffer, 0, 1, position)).bytesRead > 0;
-  }
-  return { text: parts.join(''), startLine: offset, endLine, totalLines, truncated, more };
-}
-
-/** The longest prefix of `text` that fits in `maxBytes` of UTF-8, cut between code points. */
-function prefixWithin(text: string, maxBytes: number): string {
-  let bytes = 0;
-  let end = 0;
-  for (const character of text) {
-    const size = Buffer.byteLength(character);
-    if (bytes + size > maxBytes) break;
-    bytes += size;
-    end += character.length;
-  }
-  return text.slice(0, end);
 }

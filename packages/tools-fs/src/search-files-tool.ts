@@ -1,49 +1,91 @@
-import { defineTool, type ToolExecution } from '@weir/core';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { defineTool } from '@weir/core';
 import { FsError, quote } from './fs-error.js';
-import { checkGlobPattern, findMatchingFiles } from './find-matching-files.js';
+import { checkGlobPattern } from './find-matching-files.js';
 import { assertFileAccess, fileAccessRefusal } from './file-access-check.js';
 import type { FsToolDeps } from './fs-tool-deps.js';
-import { LineMatcher } from './line-matcher.js';
+import { LineMatcher, type LineMatch } from './line-matcher.js';
+import type { Located } from './locate-physical.js';
+import type { OpenDirectory } from './open-directory.js';
 import { printableName } from './printable-name.js';
-import { readWholeText } from './read-whole-text.js';
+import { readFileBytes } from './read-file-bytes.js';
+import { requiredLiteral } from './required-literal.js';
+import { ripgrepAvailable, ripgrepCandidates } from './ripgrep-candidates.js';
 import { runFsBody } from './run-fs-body.js';
+import { walkFiles, type WalkedFile } from './walk-files.js';
 
-/** One matching line found by search_files. */
+const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK, O_NOCTTY } = constants;
+const MAX_CONTEXT = 20;
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** One line of a content result: a match, or a context line around one. */
 export interface SearchMatch {
   /** File relative to the workspace root. */
   readonly path: string;
   readonly line: number;
   readonly text: string;
+  /** A context line (not matching), shown around a match. */
+  readonly context?: true;
+}
+
+/** A file with matches, and how many lines match (files_with_matches and count modes). */
+export interface SearchFileCount {
+  readonly path: string;
+  readonly count: number;
 }
 
 /** What search_files returns. */
 export interface SearchFilesValue {
+  readonly mode: 'content' | 'files_with_matches' | 'count';
+  /** content mode: matching lines (and context lines), in file order. */
   readonly matches: readonly SearchMatch[];
+  /** files_with_matches and count modes: one entry per file. */
+  readonly files: readonly SearchFileCount[];
   readonly filesSearched: number;
   /** Binary files, and files over the size limit, that were not searched. */
   readonly filesSkipped: number;
-  /** True when matches may be missing (the cap, or a crawl too large to finish). */
+  /** True when results may be missing: past the limit (see `nextOffset`) or a crawl too large to finish. */
   readonly truncated: boolean;
+  /** The offset that shows the next results, when there are more. */
+  readonly nextOffset?: number;
+  /** Which engine listed the candidate files: ripgrep, or the JavaScript walk alone. */
+  readonly engine: 'ripgrep' | 'javascript';
 }
 
-/** The search_files tool: lines matching a regular expression in text files of the workspace. */
+interface FileResult {
+  readonly path: string;
+  readonly matches: readonly LineMatch[];
+  readonly lines: readonly string[] | undefined;
+}
+
+/** The search_files tool: lines matching a regular expression in text files of the workspace, like ripgrep. */
 export function searchFilesTool(deps: FsToolDeps) {
   const { workspace, limits } = deps;
   return defineTool({
     name: 'search_files',
     description:
-      'Search text files inside the workspace for a regular expression (JavaScript syntax), line by line. ' +
-      `Returns "path:line: text" for at most ${limits.maxEntries} matching lines. Binary files and files over ${limits.maxSearchFileBytes} bytes are skipped. ` +
-      'Narrow the files with glob (e.g. "**/*.ts") and path.',
+      'Search text files inside the workspace for a regular expression (JavaScript syntax), like ripgrep: .gitignore, .ignore and .rgignore rules are respected ' +
+      '(include_ignored to search ignored files too), hidden files and directories are skipped unless hidden is true, links are not followed. ' +
+      'output_mode: "content" (default, "path:line: text"), "files_with_matches" (paths) or "count" ("path:N"). ' +
+      `At most limit results (default ${limits.maxEntries}); offset skips results to page on. A glob without "/" ("*.ts") matches file names at any depth. ` +
+      `Binary files and files over ${limits.maxSearchFileBytes} bytes are skipped.`,
     tier: 'read-only',
     files: { action: 'read', paths: [{ argument: 'path', kind: 'any', default: '.' }] },
     parameters: {
       type: 'object',
       properties: {
-        pattern: { type: 'string', description: 'Regular expression, JavaScript syntax, e.g. "function\\\\s+main".' },
+        pattern: { type: 'string', description: 'Regular expression, JavaScript syntax, e.g. "function\\\\s+main". With fixed_strings, a literal string.' },
         path: { type: 'string', description: 'File or directory to search, relative to the workspace root. Default ".".' },
-        glob: { type: 'string', description: 'Only files matching this glob (relative to path). Default "**/*".' },
+        glob: { type: 'string', description: 'Only files matching this glob: "*.ts" (any depth) or "src/**/*.ts" (relative to path).' },
         ignore_case: { type: 'boolean', description: 'Match case-insensitively. Default false.' },
+        fixed_strings: { type: 'boolean', description: 'Take pattern as a literal string. Default false.' },
+        multiline: { type: 'boolean', description: 'Let matches span lines (use \\n in the pattern). Default false.' },
+        context: { type: 'integer', minimum: 0, maximum: MAX_CONTEXT, description: 'Lines of context before and after each match (content mode). Default 0.' },
+        output_mode: { type: 'string', enum: ['content', 'files_with_matches', 'count'], description: 'What to return. Default "content".' },
+        limit: { type: 'integer', minimum: 1, description: `Most results (lines, or files). Default ${limits.maxEntries}.` },
+        offset: { type: 'integer', minimum: 0, description: 'Results to skip, to page on. Default 0.' },
+        hidden: { type: 'boolean', description: 'Search hidden files and directories too. Default false.' },
+        include_ignored: { type: 'boolean', description: 'Search files that .gitignore (or .ignore) rules leave out. Default false.' },
       },
       required: ['pattern'],
       additionalProperties: false,
@@ -53,100 +95,227 @@ export function searchFilesTool(deps: FsToolDeps) {
     execute: (args, exec) => {
       const input = args.path ?? '.';
       return runFsBody(exec, quote(String(input)), async (): Promise<SearchFilesValue> => {
-        const matcher = LineMatcher.compile(args.pattern, args.ignore_case ?? false);
+        const fixed = args.fixed_strings === true;
+        const ignoreCase = args.ignore_case === true;
+        const matcher = LineMatcher.compile(args.pattern, ignoreCase, { fixed, multiline: args.multiline === true });
         if (!(matcher instanceof LineMatcher)) throw FsError.from(matcher);
-        const globPattern = args.glob ?? '**/*';
-        const invalidGlob = checkGlobPattern(globPattern);
-        if (invalidGlob) throw FsError.from(invalidGlob);
+        if (args.glob !== undefined) {
+          const invalidGlob = checkGlobPattern(args.glob);
+          if (invalidGlob) throw FsError.from(invalidGlob);
+        }
+        const mode = args.output_mode ?? 'content';
+        const limit = Math.min(args.limit ?? limits.maxEntries, limits.maxEntries);
+        const offset = args.offset ?? 0;
+        const contextLines = mode === 'content' ? (args.context ?? 0) : 0;
+        const literal = requiredLiteral(args.pattern, fixed);
+        const needle = literal === undefined ? undefined : ignoreCase ? literal.toLowerCase() : literal;
 
         const target = await workspace.inspect(input);
         if (!target.ok) throw FsError.from(target);
         if (target.stat === undefined) throw new FsError('NOT_FOUND', `${quote(input)} does not exist. Use list_dir or find_files to see what exists.`);
-        let files: readonly string[];
-        let truncated = false;
-        const namedFile = target.stat?.isDirectory() !== true;
-        if (!namedFile) {
-          assertFileAccess(exec, target.relativePath, quote(input));
-          const found = await findMatchingFiles(deps, target, globPattern, exec.signal);
-          files = found.paths;
-          truncated = found.incomplete;
-        } else {
-          files = [input];
-        }
 
-        const matches: SearchMatch[] = [];
         let filesSearched = 0;
         let filesSkipped = 0;
-        for (const file of files) {
-          exec.signal.throwIfAborted();
-          if (matches.length >= limits.maxEntries) {
-            truncated = true;
-            break;
-          }
-          const text = await readSearchable(deps, exec, file, namedFile);
+        let results = 0;
+        let stopped = false;
+        const found: FileResult[] = [];
+        // One result past the page tells whether there are more.
+        const wanted = offset + limit + 1;
+        const take = (path: string, text: string | undefined) => {
           if (text === undefined) {
             filesSkipped += 1;
-            continue;
+            return;
           }
           filesSearched += 1;
-          const display = quote(text.path);
-          const found = matcher.match(text.content, {
-            maxMatches: limits.maxEntries - matches.length + 1,
-            maxLineChars: limits.maxLineChars,
-            timeoutMs: limits.regexTimeoutMs,
-            display,
+          if (needle !== undefined && !(ignoreCase ? text.toLowerCase() : text).includes(needle)) return;
+          const matches = matcher.match(text, { maxMatches: mode === 'content' ? wanted - results : 1_000_000, maxLineChars: limits.maxLineChars, timeoutMs: limits.regexTimeoutMs, display: quote(path) });
+          if (matches.length === 0) return;
+          found.push({ path, matches, lines: contextLines > 0 || matches.some((match) => match.endLine !== undefined) ? text.split('\n') : undefined });
+          results += mode === 'content' ? matches.reduce((sum, match) => sum + 1 + (match.endLine ?? match.line) - match.line, 0) : 1;
+          if (results >= wanted) stopped = true;
+        };
+
+        let incomplete = false;
+        let engine: SearchFilesValue['engine'] = 'javascript';
+        assertFileAccess(exec, target.relativePath, quote(String(input)));
+        if (!target.stat.isDirectory()) {
+          take(target.relativePath, await readNamedFile(deps, target, input));
+        } else {
+          let candidates: Set<string> | undefined;
+          if (deps.ripgrep && literal !== undefined && workspace.strategy === 'proc' && (await ripgrepAvailable())) {
+            candidates = await ripgrepCandidates({
+              directory: target.path,
+              literal,
+              ignoreCase,
+              hidden: args.hidden === true,
+              includeIgnored: args.include_ignored === true,
+              maxFileBytes: limits.maxSearchFileBytes,
+              signal: exec.signal,
+            });
+            if (candidates !== undefined) engine = 'ripgrep';
+          }
+          const prefix = target.relativePath === '.' ? '' : `${target.relativePath}/`;
+          const walked = await walkFiles(deps, target, { glob: args.glob, hidden: args.hidden === true, includeIgnored: args.include_ignored === true, signal: exec.signal }, async (directory, files) => {
+            if (stopped) return;
+            for (const file of files) {
+              if (stopped) break;
+              // A file a safety rule refuses is never read: left out.
+              if (fileAccessRefusal(exec, file.relativePath) !== undefined) continue;
+              if (candidates !== undefined && !candidates.has(file.relativePath.slice(prefix.length))) {
+                filesSearched += 1;
+                continue;
+              }
+              take(file.relativePath, await readWalkedFile(deps, directory, file));
+            }
+            // Reads are synchronous (much faster for many small files): let other work run between directories.
+            await new Promise((resolve) => setImmediate(resolve));
           });
-          for (const { line, text: lineText } of found) matches.push({ path: text.path, line, text: lineText });
+          incomplete = walked.incomplete;
         }
-        if (matches.length > limits.maxEntries) {
-          matches.length = limits.maxEntries;
-          truncated = true;
-        }
-        return { matches, filesSearched, filesSkipped, truncated };
+        return page(found, mode, offset, limit, contextLines, { filesSearched, filesSkipped, incomplete: incomplete || stopped, engine });
       });
     },
   });
 }
 
-/**
- * The text of one file for searching, through the validator and the no-follow opener, or
- * `undefined` when it is binary, too large, or refused (a file that changed into a link since the
- * crawl is skipped, never followed).
- */
-async function readSearchable({ workspace, limits }: FsToolDeps, exec: ToolExecution, input: string, named: boolean): Promise<{ path: string; content: string } | undefined> {
-  const located = await workspace.locate(input, 'read');
-  if (!located.ok) {
-    // A file named directly must say why it cannot be searched; one found by the crawl is skipped.
-    if (named) throw FsError.from(located);
+// The text of a file found by the walk, opened no-follow beneath its held directory; `undefined`
+// when it is binary, too large, or no longer a regular file (skipped, never followed).
+async function readWalkedFile(deps: FsToolDeps, directory: OpenDirectory, file: WalkedFile): Promise<string | undefined> {
+  const { workspace, limits } = deps;
+  if (workspace.strategy !== 'proc') {
+    // Without /proc there is no opening beneath a descriptor: through the validator, one path at a time.
+    const located = await workspace.locate(file.relativePath, 'read');
+    if (!located.ok) return undefined;
+    return readNamedFile(deps, located, file.relativePath, true);
+  }
+  let fd: number;
+  try {
+    fd = openSync(directory.child(file.name), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
+  } catch {
     return undefined;
   }
-  // A file a safety rule refuses is never read: named, the call fails; found by the crawl, it is left out.
-  if (named) assertFileAccess(exec, located.relativePath, quote(input));
-  else if (fileAccessRefusal(exec, located.relativePath) !== undefined) return undefined;
+  try {
+    const info = fstatSync(fd);
+    if (!info.isFile() || info.size > limits.maxSearchFileBytes) return undefined;
+    const buffer = Buffer.allocUnsafe(info.size);
+    let filled = 0;
+    while (filled < info.size) {
+      const read = readSync(fd, buffer, filled, info.size - filled, filled);
+      if (read === 0) break;
+      filled += read;
+    }
+    return decodeSearchable(buffer.subarray(0, filled));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+// A file named as the search path (or any file under the `path` strategy), through the validator and the opener.
+async function readNamedFile(deps: FsToolDeps, located: Located, input: string, quiet = false): Promise<string | undefined> {
+  const { workspace, limits } = deps;
+  const checked = await workspace.locate(input, 'read');
+  if (!checked.ok) {
+    if (quiet) return undefined;
+    throw FsError.from(checked);
+  }
   if (located.stat !== undefined && located.stat.size > BigInt(limits.maxSearchFileBytes)) return undefined;
   let file;
   try {
-    file = await workspace.openFile(located, quote(input));
+    file = await workspace.openFile(checked, quote(input));
   } catch (error) {
-    if (error instanceof FsError && !named) return undefined;
+    if (error instanceof FsError && quiet) return undefined;
     throw error;
   }
   try {
-    return { path: located.relativePath, content: await readWholeText(file, limits.maxSearchFileBytes, quote(input)) };
+    return decodeSearchable(await readFileBytes(file, limits.maxSearchFileBytes, quote(input)));
   } catch (error) {
-    if (error instanceof FsError && (error.code === 'BINARY_FILE' || error.code === 'TOO_LARGE')) return undefined;
+    if (error instanceof FsError && error.code === 'TOO_LARGE') return undefined;
     throw error;
   } finally {
     await file.handle.close();
   }
 }
 
-/** `path:line: text` per match, a summary, and a truncation marker when matches may be missing. */
+// UTF-8, or Latin-1 when not; `undefined` for binary (a NUL byte).
+function decodeSearchable(bytes: Buffer): string | undefined {
+  if (bytes.includes(0)) return undefined;
+  try {
+    const text = utf8.decode(bytes);
+    return text.startsWith('\ufeff') ? text.slice(1) : text;
+  } catch {
+    return bytes.toString('latin1');
+  }
+}
+
+function page(
+  found: readonly FileResult[],
+  mode: SearchFilesValue['mode'],
+  offset: number,
+  limit: number,
+  contextLines: number,
+  summary: { filesSearched: number; filesSkipped: number; incomplete: boolean; engine: SearchFilesValue['engine'] },
+): SearchFilesValue {
+  const base = { mode, filesSearched: summary.filesSearched, filesSkipped: summary.filesSkipped, engine: summary.engine };
+  if (mode !== 'content') {
+    const all = found.map((file) => ({ path: file.path, count: file.matches.reduce((sum, match) => sum + 1 + (match.endLine ?? match.line) - match.line, 0) }));
+    const files = all.slice(offset, offset + limit);
+    const more = all.length > offset + limit;
+    return { ...base, matches: [], files, truncated: more || summary.incomplete, ...(more ? { nextOffset: offset + limit } : {}) };
+  }
+  const matches: SearchMatch[] = [];
+  let index = 0;
+  let more = false;
+  for (const file of found) {
+    const shown = new Map<number, SearchMatch>();
+    for (const match of file.matches) {
+      const last = match.endLine ?? match.line;
+      for (let line = match.line; line <= last; line += 1) {
+        index += 1;
+        if (index <= offset) continue;
+        if (index > offset + limit) {
+          more = true;
+          break;
+        }
+        const text = line === match.line ? match.text : cutLine(file.lines?.[line - 1] ?? '');
+        shown.set(line, { path: file.path, line, text });
+        for (let near = Math.max(1, line - contextLines); near <= line + contextLines && file.lines !== undefined && near <= file.lines.length; near += 1) {
+          if (near !== line && !shown.has(near)) shown.set(near, { path: file.path, line: near, text: cutLine(file.lines[near - 1]!), context: true });
+        }
+      }
+      if (more) break;
+    }
+    // A context line that is itself a match stays a match.
+    matches.push(...[...shown.values()].sort((a, b) => a.line - b.line));
+    if (more) break;
+  }
+  return { ...base, matches, files: [], truncated: more || summary.incomplete, ...(more ? { nextOffset: offset + limit } : {}) };
+}
+
+function cutLine(line: string): string {
+  const text = line.endsWith('\r') ? line.slice(0, -1) : line;
+  return text.length > 500 ? `${text.slice(0, 500)} [...]` : text;
+}
+
+/** ripgrep's shapes: `path:line: text` for a match, `path-line- text` for context, `--` between groups; paths; `path:N`. */
 export function renderSearchFiles(value: SearchFilesValue): string {
-  const lines = value.matches.map((match) => `${printableName(match.path)}:${match.line}: ${match.text}`);
+  const lines: string[] = [];
+  if (value.mode === 'content') {
+    let previous: SearchMatch | undefined;
+    for (const match of value.matches) {
+      const adjacent = previous !== undefined && previous.path === match.path && previous.line + 1 === match.line;
+      if (previous !== undefined && !adjacent && (match.context || previous.context || value.matches.some((other) => other.context))) lines.push('--');
+      lines.push(`${printableName(match.path)}${match.context ? '-' : ':'}${match.line}${match.context ? '-' : ':'} ${match.text}`);
+      previous = match;
+    }
+  } else {
+    for (const file of value.files) lines.push(value.mode === 'count' ? `${printableName(file.path)}:${file.count}` : printableName(file.path));
+  }
   if (lines.length === 0) lines.push('(no matches)');
-  const skipped = value.filesSkipped > 0 ? `, ${value.filesSkipped} skipped (binary, too large or changed)` : '';
-  lines.push(`[${value.matches.length} matching line${value.matches.length === 1 ? '' : 's'} in ${value.filesSearched} file${value.filesSearched === 1 ? '' : 's'} searched${skipped}]`);
-  if (value.truncated) lines.push('[... truncated: more lines may match than shown. Narrow the pattern, the glob or the path.]');
+  const skipped = value.filesSkipped > 0 ? `, ${value.filesSkipped} skipped (binary or too large)` : '';
+  const shown = value.mode === 'content' ? value.matches.filter((match) => !match.context).length : value.files.length;
+  const unit = value.mode === 'content' ? 'matching line' : 'file';
+  lines.push(`[${shown} ${unit}${shown === 1 ? '' : 's'} shown; ${value.filesSearched} file${value.filesSearched === 1 ? '' : 's'} searched${skipped}]`);
+  if (value.nextOffset !== undefined) lines.push(`[... more results: continue with offset=${value.nextOffset}, or narrow the pattern, the glob or the path.]`);
+  else if (value.truncated) lines.push('[... truncated: more may match than shown (the crawl stopped at its cap). Narrow the glob or the path.]');
   return lines.join('\n');
 }

@@ -131,6 +131,14 @@ export class Workspace implements Sandbox {
     }
   }
 
+  /**
+   * On Linux, throws `FsError('PATH_CHANGED')` unless the kernel places the open descriptor inside
+   * the root (a no-op for the `path` strategy). For walks that open children of a held directory.
+   */
+  async assertInside(handle: FileHandle, display: string): Promise<void> {
+    await assertOpenedInside(this.#root, handle, this.strategy, display);
+  }
+
   /** Opens a located directory beneath the root and checks it is the one located. Throws `FsError`. */
   async openDirectory(located: Located, display: string): Promise<OpenDirectory> {
     const names = located.relativePath === '.' ? [] : located.relativePath.split('/');
@@ -211,7 +219,7 @@ async function assertUnchanged(directory: OpenDirectory, name: string, before: B
     before === undefined
       ? now === undefined
       : now !== undefined && now.dev === before.dev && now.ino === before.ino && now.size === before.size && now.mtimeNs === before.mtimeNs;
-  if (!same) throw new FsError('PATH_CHANGED', `${display} was changed by something else while it was being written; nothing was written. Read it again and retry.`);
+  if (!same) throw new FsError('PATH_CHANGED', `${display} was changed by something outside this harness while it was being written (this harness's own writes to one file run one after the other); nothing was written. Read it again and retry.`);
 }
 
 function notFoundMessage(path: string): string {

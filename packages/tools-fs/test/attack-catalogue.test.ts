@@ -475,7 +475,7 @@ const rows: readonly Row[] = [
       ]);
       expect(h.approvals).toHaveLength(0);
       // The pointer itself is protected.
-      await run(h, [write('.git', { ok: true }, `gitdir: ${fx.home}/elsewhere/.git\n`)]);
+      await run(h, [read('.git', { ok: true }), write('.git', { ok: true }, `gitdir: ${fx.home}/elsewhere/.git\n`)]);
       expect(h.approvals).toHaveLength(1);
       await h.close();
 
@@ -500,16 +500,24 @@ const rows: readonly Row[] = [
       await Promise.all(Array.from({ length: 300 }, (_, index) => writeFile(fx.inRoot(`node_modules/m${String(index).padStart(3, '0')}.js`), '')));
     },
     steps: () => [
-      read('huge.bin', refused('TOO_LARGE', /offset and limit/)),
+      // A read is a bounded window whatever the size: the sparse file's first chunk is NUL bytes.
+      read('huge.bin', refused('BINARY_FILE')),
       { tool: 'read_file', args: { path: 'huge.bin', offset: 1, limit: 10 }, expect: refused('BINARY_FILE') },
-      read('big.txt', refused('TOO_LARGE')),
-      { tool: 'read_file', args: { path: 'big.txt', offset: 100_000, limit: 2 }, expect: { ok: true, content: /^line 100000\nline 100001\n\[lines 100000-100001 of big\.txt\. Continue with offset=100002\.\]$/ } },
+      read('big.txt', { ok: true, content: /^ {5}1\tline 1\n[^]*\n {2}2000\tline 2000\n\[lines 1-2000 of 200000 of big\.txt\. Continue with offset=2001\.\]$/ }),
+      { tool: 'read_file', args: { path: 'big.txt', offset: 100_000, limit: 2 }, expect: { ok: true, content: /^100000\tline 100000\n100001\tline 100001\n\[lines 100000-100001 of 200000 of big\.txt\. Continue with offset=100002\.\]$/ } },
       { tool: 'list_dir', args: { path: 'node_modules' }, expect: { ok: true, content: /node_modules\/m049\.js\n\[\.\.\. truncated/, notContent: ['m050'] } },
       { tool: 'find_files', args: { pattern: 'node_modules/*.js' }, expect: { ok: true, content: /\[\.\.\. truncated/ } },
-      { tool: 'search_files', args: { pattern: 'line 1', path: 'big.txt' }, expect: { ok: true, content: /\[\.\.\. truncated/ } },
+      { tool: 'search_files', args: { pattern: 'line 1', path: 'big.txt' }, expect: { ok: true, content: /\[\.\.\. more results: continue with offset=50/ } },
     ],
   },
 ];
+
+/** A whole file's text as read_file shows it: each line numbered like `cat -n`. */
+function numbered(text: string): string {
+  const lines = text.split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  return lines.map((line, index) => `${String(index + 1).padStart(6)}\t${line}`).join('\n');
+}
 
 function check(result: ToolResult, step: Step): void {
   const label = `${step.tool} ${JSON.stringify(step.args).slice(0, 120)}`;
@@ -524,7 +532,8 @@ function check(result: ToolResult, step: Step): void {
   }
   expect(result.ok, `${label}: ${result.content}`).toBe(true);
   if (expected.content !== undefined) {
-    if (typeof expected.content === 'string') expect(result.content, label).toBe(expected.content);
+    // read_file numbers its lines (`cat -n`); a row states the file's text.
+    if (typeof expected.content === 'string') expect(result.content, label).toBe(step.tool === 'read_file' ? numbered(expected.content) : expected.content);
     else expect(result.content, label).toMatch(expected.content);
   }
   for (const unwanted of expected.notContent ?? []) {

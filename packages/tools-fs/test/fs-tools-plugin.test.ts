@@ -123,8 +123,8 @@ describe('fsTools plugin', () => {
     await harness.use(fsTools({ root: alias }));
     const viaAlias = await harness.executeToolCall({ id: '1', name: 'read_file', arguments: { path: path.join(alias, 'a.txt') } });
     const viaReal = await harness.executeToolCall({ id: '2', name: 'read_file', arguments: { path: path.join(root, 'a.txt') } });
-    expect(viaAlias).toMatchObject({ ok: true, content: 'a\n' });
-    expect(viaReal).toMatchObject({ ok: true, content: 'a\n' });
+    expect(viaAlias).toMatchObject({ ok: true, content: '     1\ta' });
+    expect(viaReal).toMatchObject({ ok: true, content: '     1\ta' });
     await harness.close();
   });
 });

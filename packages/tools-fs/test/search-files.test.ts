@@ -1,61 +1,117 @@
+import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { useWorkspace } from './helpers/use-workspace.js';
 
-describe('search_files', () => {
-  const ws = useWorkspace();
+// ripgrep is installed by .ci/run; without it the "ripgrep" runs fall back to JavaScript and say so.
+const hasRipgrep = (() => {
+  try {
+    return execFileSync('rg', ['--version']).toString().startsWith('ripgrep');
+  } catch {
+    return false;
+  }
+})();
 
-  it('returns path:line: text for each matching line, files sorted', async () => {
-    await ws.fx.file('src/b.ts', 'const b = 1;\nexport function b() {}\r\n');
-    await ws.fx.file('src/a.ts', 'export const a = 1;\n');
-    await ws.fx.file('README.md', 'no code here\n');
-    const h = await ws.harness();
-    const result = await h.call('search_files', { pattern: '^export' });
-    expect(result.content).toBe('src/a.ts:1: export const a = 1;\nsrc/b.ts:2: export function b() {}\n[2 matching lines in 3 files searched]');
-    expect(result.ok && result.value).toMatchObject({ filesSearched: 3, filesSkipped: 0, truncated: false });
-  });
+for (const ripgrep of [true, false]) {
+  describe(`search_files (${ripgrep ? 'ripgrep lists candidates' : 'JavaScript walk only'})`, () => {
+    const ws = useWorkspace();
+    const harness = (options: Parameters<typeof ws.harness>[0] = {}) => ws.harness({ ripgrep, ...options });
 
-  it('narrows by glob and path, searches one named file, and can ignore case', async () => {
-    await ws.fx.file('src/a.ts', 'TODO: a\n');
-    await ws.fx.file('src/a.md', 'todo: md\n');
-    await ws.fx.file('lib/c.ts', 'todo: c\n');
-    const h = await ws.harness();
-    expect((await h.call('search_files', { pattern: 'todo', glob: '**/*.ts' })).content).toBe('lib/c.ts:1: todo: c\n[1 matching line in 2 files searched]');
-    expect((await h.call('search_files', { pattern: 'todo', path: 'src', ignore_case: true })).content).toBe('src/a.md:1: todo: md\nsrc/a.ts:1: TODO: a\n[2 matching lines in 2 files searched]');
-    expect((await h.call('search_files', { pattern: 'TODO', path: 'src/a.ts' })).content).toBe('src/a.ts:1: TODO: a\n[1 matching line in 1 file searched]');
-  });
+    it('returns path:line: text for each matching line, and which engine listed the files', async () => {
+      await ws.fx.file('src/b.ts', 'const b = 1;\nexport function b() {}\r\n');
+      await ws.fx.file('src/a.ts', 'export const a = 1;\n');
+      await ws.fx.file('README.md', 'no code here\n');
+      const h = await harness();
+      const result = await h.call('search_files', { pattern: '^export' });
+      expect(result.content).toBe('src/a.ts:1: export const a = 1;\nsrc/b.ts:2: export function b() {}\n[2 matching lines shown; 3 files searched]');
+      expect(result.ok && result.value).toMatchObject({ filesSearched: 3, filesSkipped: 0, truncated: false, engine: ripgrep && hasRipgrep ? 'ripgrep' : 'javascript' });
+    });
 
-  it('skips binary files and counts them', async () => {
-    await ws.fx.file('text.txt', 'needle\n');
-    await ws.fx.file('image.png', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0x6e, 0x65, 0x65, 0x64, 0x6c, 0x65]));
-    const h = await ws.harness();
-    const result = await h.call('search_files', { pattern: 'needle' });
-    expect(result.content).toBe('text.txt:1: needle\n[1 matching line in 1 file searched, 1 skipped (binary, too large or changed)]');
-  });
+    it('a glob without "/" matches file names at any depth; with "/" paths under the search path', async () => {
+      await ws.fx.file('packages/core/src/a.ts', 'needle a\n');
+      await ws.fx.file('packages/core/src/a.md', 'needle md\n');
+      await ws.fx.file('packages/b.ts', 'needle b\n');
+      const h = await harness();
+      expect((await h.call('search_files', { pattern: 'needle', path: 'packages', glob: '*.ts' })).content).toBe('packages/b.ts:1: needle b\npackages/core/src/a.ts:1: needle a\n[2 matching lines shown; 2 files searched]');
+      expect((await h.call('search_files', { pattern: 'needle', path: 'packages', glob: 'core/**/*.md' })).content).toBe('packages/core/src/a.md:1: needle md\n[1 matching line shown; 1 file searched]');
+      expect((await h.call('search_files', { pattern: 'NEEDLE', path: 'packages/b.ts', ignore_case: true })).content).toBe('packages/b.ts:1: needle b\n[1 matching line shown; 1 file searched]');
+    });
 
-  it('cuts long lines and caps the matches', async () => {
-    await ws.fx.file('long.txt', `${'x'.repeat(600)}\n`);
-    await ws.fx.file('many.txt', 'hit\n'.repeat(10));
-    const h = await ws.harness({ maxEntries: 4 });
-    const long = await h.call('search_files', { pattern: 'x', path: 'long.txt' });
-    expect(long.content).toBe(`long.txt:1: ${'x'.repeat(500)} [...]\n[1 matching line in 1 file searched]`);
-    const many = await h.call('search_files', { pattern: 'hit', path: 'many.txt' });
-    expect(many.content).toBe('many.txt:1: hit\nmany.txt:2: hit\nmany.txt:3: hit\nmany.txt:4: hit\n[4 matching lines in 1 file searched]\n[... truncated: more lines may match than shown. Narrow the pattern, the glob or the path.]');
-  });
+    it('respects nested .gitignore files (negation too) and .ignore, skips hidden files, and can include both', async () => {
+      await ws.fx.file('.gitignore', 'build/\n*.log\n');
+      await ws.fx.file('app/.gitignore', '!keep.log\ngenerated.ts\n');
+      await ws.fx.file('app/.ignore', 'vendor/\n');
+      await ws.fx.file('app/main.ts', 'needle main\n');
+      await ws.fx.file('app/generated.ts', 'needle generated\n');
+      await ws.fx.file('app/keep.log', 'needle keep\n');
+      await ws.fx.file('app/drop.log', 'needle drop\n');
+      await ws.fx.file('app/vendor/v.ts', 'needle vendor\n');
+      await ws.fx.file('build/out.js', 'needle build\n');
+      await ws.fx.file('.hidden/h.ts', 'needle hidden\n');
+      await ws.fx.file('.env', 'needle env\n');
+      const h = await harness();
+      const paths = async (args: Record<string, unknown>) => {
+        const result = await h.call('search_files', { pattern: 'needle', output_mode: 'files_with_matches', ...args });
+        return result.ok ? (result.value as { files: { path: string }[] }).files.map((file) => file.path).sort() : result.error.code;
+      };
+      expect(await paths({})).toEqual(['app/keep.log', 'app/main.ts']);
+      // The root .gitignore applies below a search path too.
+      expect(await paths({ path: 'app' })).toEqual(['app/keep.log', 'app/main.ts']);
+      expect(await paths({ hidden: true })).toEqual(['.env', '.hidden/h.ts', 'app/keep.log', 'app/main.ts']);
+      expect(await paths({ include_ignored: true })).toEqual(['app/drop.log', 'app/generated.ts', 'app/keep.log', 'app/main.ts', 'app/vendor/v.ts', 'build/out.js']);
+    });
 
-  it('treats $-patterns in the file as text and the regex as JavaScript syntax', async () => {
-    await ws.fx.file('a.txt', 'price: $5\n(x)\n');
-    const h = await ws.harness();
-    expect((await h.call('search_files', { pattern: '\\$\\d' })).content).toBe('a.txt:1: price: $5\n[1 matching line in 1 file searched]');
-    const invalid = await h.call('search_files', { pattern: '(unclosed' });
-    expect(invalid.ok ? undefined : invalid.error.code).toBe('INVALID_PATTERN');
-    const inline = await h.call('search_files', { pattern: '(?i)x' });
-    expect(inline.ok ? undefined : inline.error.message).toMatch(/ignore_case/);
-  });
+    it('shows context lines ripgrep-style, counts, and pages with limit and offset', async () => {
+      await ws.fx.file('c.txt', 'a\nb\nhit 1\nc\nd\ne\nf\nhit 2\ng\n');
+      await ws.fx.file('d.txt', 'hit 3\nhit 4\n');
+      const h = await harness();
+      expect((await h.call('search_files', { pattern: 'hit', path: 'c.txt', context: 1 })).content).toBe('c.txt-2- b\nc.txt:3: hit 1\nc.txt-4- c\n--\nc.txt-7- f\nc.txt:8: hit 2\nc.txt-9- g\n[2 matching lines shown; 1 file searched]');
+      expect((await h.call('search_files', { pattern: 'hit', output_mode: 'count' })).content).toBe('c.txt:2\nd.txt:2\n[2 files shown; 2 files searched]');
+      const first = await h.call('search_files', { pattern: 'hit', limit: 3 });
+      expect(first.content).toBe('c.txt:3: hit 1\nc.txt:8: hit 2\nd.txt:1: hit 3\n[3 matching lines shown; 2 files searched]\n[... more results: continue with offset=3, or narrow the pattern, the glob or the path.]');
+      expect((await h.call('search_files', { pattern: 'hit', limit: 3, offset: 3 })).content).toBe('d.txt:2: hit 4\n[1 matching line shown; 2 files searched]');
+    });
 
-  it('refuses a path outside and a missing one', async () => {
-    const h = await ws.harness();
-    const outside = await h.call('search_files', { pattern: 'x', path: '..' });
-    const missing = await h.call('search_files', { pattern: 'x', path: 'nope' });
-    expect([outside, missing].map((result) => (result.ok ? 'ok' : result.error.code))).toEqual(['PATH_OUTSIDE_WORKSPACE', 'NOT_FOUND']);
+    it('takes fixed strings literally and lets multi-line patterns span lines', async () => {
+      await ws.fx.file('f.ts', 'a.b(1)\naxb(1)\nfunction f(\n  x,\n) {}\n');
+      const h = await harness();
+      expect((await h.call('search_files', { pattern: 'a.b(', fixed_strings: true })).content).toBe('f.ts:1: a.b(1)\n[1 matching line shown; 1 file searched]');
+      expect((await h.call('search_files', { pattern: 'function f\\(\\n\\s+x', multiline: true })).content).toBe('f.ts:3: function f(\nf.ts:4:   x,\n[2 matching lines shown; 1 file searched]');
+    });
+
+    it('searches Latin-1 text, skips binary files and counts them', async () => {
+      await ws.fx.file('text.txt', 'needle\n');
+      await ws.fx.file('latin.txt', Buffer.from('caf\xe9 needle\n', 'latin1'));
+      await ws.fx.file('image.png', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0x6e, 0x65, 0x65, 0x64, 0x6c, 0x65]));
+      const h = await harness();
+      const result = await h.call('search_files', { pattern: 'needle' });
+      expect(result.content).toMatch(/^latin\.txt:1: café needle\ntext\.txt:1: needle\n\[2 matching lines shown; \d files searched(, 1 skipped \(binary or too large\))?\]$/);
+    });
+
+    it('cuts long lines and caps the matches', async () => {
+      await ws.fx.file('long.txt', `${'x'.repeat(600)}\n`);
+      await ws.fx.file('many.txt', 'hit\n'.repeat(10));
+      const h = await harness({ maxEntries: 4 });
+      expect((await h.call('search_files', { pattern: 'x', path: 'long.txt' })).content).toBe(`long.txt:1: ${'x'.repeat(500)} [...]\n[1 matching line shown; 1 file searched]`);
+      const many = await h.call('search_files', { pattern: 'hit', path: 'many.txt' });
+      expect(many.content).toBe('many.txt:1: hit\nmany.txt:2: hit\nmany.txt:3: hit\nmany.txt:4: hit\n[4 matching lines shown; 1 file searched]\n[... more results: continue with offset=4, or narrow the pattern, the glob or the path.]');
+    });
+
+    it('treats $-patterns in the file as text and the regex as JavaScript syntax (lookbehind, no inline flags)', async () => {
+      await ws.fx.file('a.txt', 'price: $5\n(x)\nsize: 10px\n');
+      const h = await harness();
+      expect((await h.call('search_files', { pattern: '\\$\\d' })).content).toBe('a.txt:1: price: $5\n[1 matching line shown; 1 file searched]');
+      expect((await h.call('search_files', { pattern: '(?<=size: )\\d+px' })).content).toBe('a.txt:3: size: 10px\n[1 matching line shown; 1 file searched]');
+      const invalid = await h.call('search_files', { pattern: '(unclosed' });
+      expect(invalid.ok ? undefined : invalid.error.code).toBe('INVALID_PATTERN');
+      const inline = await h.call('search_files', { pattern: '(?i)x' });
+      expect(inline.ok ? undefined : inline.error.message).toMatch(/ignore_case/);
+    });
+
+    it('refuses a path outside and a missing one', async () => {
+      const h = await harness();
+      const outside = await h.call('search_files', { pattern: 'x', path: '..' });
+      const missing = await h.call('search_files', { pattern: 'x', path: 'nope' });
+      expect([outside, missing].map((result) => (result.ok ? 'ok' : result.error.code))).toEqual(['PATH_OUTSIDE_WORKSPACE', 'NOT_FOUND']);
+    });
   });
-});
+}

@@ -135,6 +135,7 @@ describe('swap race (rows 26 and 27)', () => {
       { name: 'list_dir', arguments: { path: 'sub' } },
       { name: 'search_files', arguments: { pattern: '.', path: 'sub' } },
       { name: 'find_files', arguments: { pattern: '**/*', path: 'sub' } },
+      { name: 'read_file', arguments: { path: 'target.txt' } },
       { name: 'write_file', arguments: { path: 'target.txt', content: 'WRITTEN\n' } },
       { name: 'edit_file', arguments: { path: 'target.txt', old_string: 'WRITTEN\n', new_string: 'EDITED\n' } },
       { name: 'write_file', arguments: { path: 'wdir/out.txt', content: 'WRITTEN\n' } },
@@ -147,13 +148,14 @@ describe('swap race (rows 26 and 27)', () => {
     for (const result of results) for (const name of OUTSIDE_NAMES) expect(result.content).not.toContain(name);
     // The race really ran both ways: some calls saw the inside file, some were refused.
     const readResults = results.filter((result) => result.toolName === 'read_file');
-    expect(readResults.some((result) => result.ok && result.content === 'INSIDE-DATA\n')).toBe(true);
+    expect(readResults.some((result) => result.ok && result.content === '     1\tINSIDE-DATA')).toBe(true);
     expect(readResults.some((result) => !result.ok)).toBe(true);
     expect(results.some((result) => result.toolName === 'write_file' && result.ok)).toBe(true);
-    // Nothing but the codes of a refused or raced path.
+    // Nothing but the codes of a refused or raced path (the attacker rewrites target.txt: a write
+    // after it is refused as not read, or changed since the read).
     const codes = new Set(results.flatMap((result) => (result.ok ? [] : [result.error.code])));
     for (const code of codes) {
-      expect(['PATH_OUTSIDE_WORKSPACE', 'PATH_CHANGED', 'NOT_FOUND', 'BROKEN_SYMLINK', 'NO_MATCH']).toContain(code);
+      expect(['PATH_OUTSIDE_WORKSPACE', 'PATH_CHANGED', 'NOT_FOUND', 'BROKEN_SYMLINK', 'NO_MATCH', 'NOT_READ', 'STALE_READ']).toContain(code);
     }
     // The outside targets were never written through (fx.verify checks every sentinel too).
     expect(await readFile(`${fx.home}/.bashrc`, 'utf8')).toContain(fx.marker);
