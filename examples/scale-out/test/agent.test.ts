@@ -13,6 +13,7 @@ it('runs an agent whose file tools execute on a worker process (its own redis-se
   expect(stdout).toMatch(/\[worker\] pid \d+ listens on queue "fs-tools"/);
   expect(stdout).toContain('[tool:list_dir on the worker] -> notes.txt');
   // The agent's own copy of the tools points at an empty folder: this text can only come from the worker.
-  expect(stdout).toContain('[tool:read_file on the worker] -> The worker read this file');
+  // read_file numbers its lines (cat -n).
+  expect(stdout).toMatch(/\[tool:read_file on the worker\] -> +1\tThe worker read this file/);
   expect(stdout).toContain('[tool:read_file on the worker] -> ERR NOT_FOUND');
 }, 120_000);
