@@ -1,8 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { createHarness, type ApprovalRequest } from '@weir/core';
-import { safety } from '@weir/safety';
+import type { ApprovalRequest } from '@weir/core';
 import { describe, expect, it } from 'vitest';
-import { fsTools } from '../src/index.js';
 import { useWorkspace } from './helpers/use-workspace.js';
 
 describe('argument aliases (file_path, old_string/oldString, replace_all, start_line)', () => {
@@ -36,26 +34,8 @@ describe('argument aliases (file_path, old_string/oldString, replace_all, start_
     expect(await h.call('read_file', { path: 'd.txt', file_path: 'd.txt' })).toMatchObject({ ok: true });
   });
 
-  it('guards and approvers only ever see canonical names: a @weir/safety deny on .env holds for file_path ".env"', async () => {
-    await ws.fx.file('.env', 'SECRET=1\n');
-    const harness = createHarness();
+  it('guards and approvers only ever see canonical names (the @weir/safety .env deny is tested in packages/safety)', async () => {
     const seen: ApprovalRequest[] = [];
-    try {
-      await harness.use(fsTools({ root: ws.fx.root, write: true }));
-      await harness.use(safety({ mode: 'allow-all-unsafe', rules: [{ deny: ['write_file', 'edit_file'], path: '.env' }] }));
-      harness.hooks.result.tap('spy', () => undefined);
-      const calls = [
-        { id: '1', name: 'write_file', arguments: { file_path: '.env', content: 'STOLEN=1\n' } },
-        { id: '2', name: 'edit_file', arguments: { file_path: './.env', oldString: 'SECRET', newString: 'X' } },
-      ];
-      for (const call of calls) {
-        const result = await harness.executeToolCall(call);
-        expect(result.ok ? undefined : result.error.code, call.name).toBe('DENIED');
-      }
-      expect(await readFile(ws.fx.inRoot('.env'), 'utf8')).toBe('SECRET=1\n');
-    } finally {
-      await harness.close();
-    }
     // The protected-path guard's approval request shows `path`, not `file_path`.
     const h = await ws.harness({ approver: (request) => (seen.push(request), { decision: 'deny' }) });
     await h.call('write_file', { file_path: '.vscode/settings.json', content: '{}' });
