@@ -1,5 +1,4 @@
-import ignore, { type Ignore } from 'ignore';
-import picomatch from 'picomatch';
+import type { Ignore } from 'ignore';
 import { FsError, quote } from './fs-error.js';
 import type { FsToolDeps } from './fs-tool-deps.js';
 import type { Located } from './locate-physical.js';
@@ -15,6 +14,20 @@ export const IGNORE_FILES: readonly string[] = ['.gitignore', '.ignore', '.rgign
 const ALWAYS_SKIPPED = ['.git'];
 const SKIPPED_UNLESS_NAMED = ['node_modules'];
 const MAX_IGNORE_FILE_BYTES = 1024 * 1024;
+
+type IgnoreFactory = typeof import('ignore');
+
+// The glob and ignore engines load with the first walk, not with the package (the cold-start rule).
+let engines: Promise<{ readonly picomatch: typeof import('picomatch'); readonly ignore: IgnoreFactory }> | undefined;
+function loadEngines(): NonNullable<typeof engines> {
+  engines ??= Promise.all([import('picomatch'), import('ignore')]).then(([picomatch, ignore]) => ({ picomatch: commonJsExport(picomatch), ignore: commonJsExport(ignore) }));
+  return engines;
+}
+
+// Both are CommonJS: Node hands their `module.exports` over as `default`, which their types leave out.
+function commonJsExport<T>(namespace: T): T {
+  return (namespace as { readonly default?: T }).default ?? namespace;
+}
 
 /** What a walk includes. */
 export interface WalkOptions {
@@ -56,6 +69,7 @@ interface IgnoreLevel {
  */
 export async function walkFiles(deps: FsToolDeps, start: Located, options: WalkOptions, visit: DirectoryVisitor): Promise<{ readonly incomplete: boolean }> {
   const { workspace, limits } = deps;
+  const { picomatch, ignore } = await loadEngines();
   const glob = options.glob;
   const matches = glob === undefined ? () => true : picomatch(glob, { dot: true, basename: !glob.includes('/') });
   const namedInGlob = (name: string) => glob !== undefined && glob.includes(name);
@@ -63,7 +77,7 @@ export async function walkFiles(deps: FsToolDeps, start: Located, options: WalkO
   let crawled = 0;
   let incomplete = false;
 
-  const levels: IgnoreLevel[] = options.includeIgnored ? [] : await ancestorRules(deps, start.relativePath);
+  const levels: IgnoreLevel[] = options.includeIgnored ? [] : await ancestorRules(deps, start.relativePath, ignore);
 
   const walk = async (directory: OpenDirectory, relative: string, inherited: readonly IgnoreLevel[]): Promise<void> => {
     options.signal.throwIfAborted();
@@ -72,7 +86,7 @@ export async function walkFiles(deps: FsToolDeps, start: Located, options: WalkO
     if (!listing.complete) incomplete = true;
     let scope = inherited;
     if (!options.includeIgnored) {
-      const own = await rulesIn(directory, listing.entries.filter((entry) => entry.kind === 'file').map((entry) => entry.name), relative);
+      const own = await rulesIn(ignore, directory, listing.entries.filter((entry) => entry.kind === 'file').map((entry) => entry.name), relative);
       if (own !== undefined) scope = [...inherited, own];
     }
     const files: WalkedFile[] = [];
@@ -138,7 +152,7 @@ function isIgnored(levels: readonly IgnoreLevel[], relativePath: string, directo
 }
 
 // The ignore files of one open directory, read no-follow beneath it. Unreadable ones are skipped.
-async function rulesIn(directory: OpenDirectory, fileNames: readonly string[], base: string): Promise<IgnoreLevel | undefined> {
+async function rulesIn(ignore: IgnoreFactory, directory: OpenDirectory, fileNames: readonly string[], base: string): Promise<IgnoreLevel | undefined> {
   const present = IGNORE_FILES.filter((name) => fileNames.includes(name));
   if (present.length === 0) return undefined;
   const rules = ignore({ allowRelativePaths: true });
@@ -158,7 +172,7 @@ async function rulesIn(directory: OpenDirectory, fileNames: readonly string[], b
 }
 
 // Rules of the directories from the root down to (not including) `relative`, read through the validator.
-async function ancestorRules(deps: FsToolDeps, relative: string): Promise<IgnoreLevel[]> {
+async function ancestorRules(deps: FsToolDeps, relative: string, ignore: IgnoreFactory): Promise<IgnoreLevel[]> {
   if (relative === '.') return [];
   const names = relative.split('/');
   const levels: IgnoreLevel[] = [];
@@ -169,7 +183,7 @@ async function ancestorRules(deps: FsToolDeps, relative: string): Promise<Ignore
     const directory = await deps.workspace.openDirectory(located, quote(base));
     try {
       const listing = await readDirectory(directory, deps.limits.maxDirectoryNames);
-      const level = await rulesIn(directory, listing.entries.filter((entry) => entry.kind === 'file').map((entry) => entry.name), base);
+      const level = await rulesIn(ignore, directory, listing.entries.filter((entry) => entry.kind === 'file').map((entry) => entry.name), base);
       if (level !== undefined) levels.push(level);
     } finally {
       await directory.close();

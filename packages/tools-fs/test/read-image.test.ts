@@ -25,7 +25,7 @@ describe('read_file and images', () => {
     const h = await ws.harness();
     expect((await h.call('read_file', { path: 'a.gif' })).parts?.[1]).toMatchObject({ type: 'image', mediaType: 'image/gif' });
     const fake = await h.call('read_file', { path: 'fake.png' });
-    expect(fake).toMatchObject({ ok: true, content: 'just text\n' });
+    expect(fake).toMatchObject({ ok: true, content: '     1\tjust text' });
     expect(fake.parts).toBeUndefined();
   });
 
