@@ -43,7 +43,7 @@ describe('examples/first-agent step4-session', () => {
       '[assistant] Tool list_dir returned: docs/ ⏎ notes.txt ⏎ todo.md',
       '[user] read file notes.txt',
       '[tool:read_file] -> ok',
-      '[assistant] Tool read_file returned:      1\tBuy milk. Call Ada about the weir plugin. Ship the ag',
+      '[assistant] Tool read_file returned:      1\tBuy milk. Call Ada about the weir plugin. Ship the agent loop.',
       `[session] ${id} saved. Continue it with --resume ${id}`,
     ]);
 
@@ -57,7 +57,7 @@ describe('examples/first-agent step4-session', () => {
       '  [assistant] Tool list_dir returned: docs/ ⏎ notes.txt ⏎ todo.md',
       '  [user] read file notes.txt',
       '  [tool:read_file] -> ok',
-      '  [assistant] Tool read_file returned:      1\tBuy milk. Call Ada about the weir plugin. Ship the ag',
+      '  [assistant] Tool read_file returned:      1\tBuy milk. Call Ada about the weir plugin. Ship the agen…',
       '[user] read file todo.md',
       '[tool:read_file] -> ok',
       expect.stringMatching(/^\[assistant\] Tool read_file returned: {6}1\t# 待办/),

@@ -42,7 +42,7 @@ describe('examples/first-agent', () => {
       '[user] read file notes.txt',
       '[tool:read_file] -> ok',
       // read_file numbers its lines (cat -n); the model quotes the start of what it read.
-      '[assistant] Tool read_file returned:      1\tBuy milk. Call Ada about the weir plugin. Ship the ag',
+      '[assistant] Tool read_file returned:      1\tBuy milk. Call Ada about the weir plugin. Ship the agent loop.',
       '[user] read file missing.txt',
       expect.stringMatching(/^\[tool:read_file\] -> ERR "?missing\.txt"? does not exist/),
       expect.stringMatching(/^\[assistant\] Tool read_file returned: Error \[NOT_FOUND\]: "?missing\.txt"? does not exist/),

@@ -112,6 +112,8 @@ describe('{ ask: { action: "edit", path } } and today\'s rules', () => {
   it('{ deny: "write_file", path } keeps its meaning; { deny: { action: "edit" } } no longer leaves edit_file free', async () => {
     await setup('allow-all-unsafe', [{ deny: 'write_file', path: '.env' }]);
     expect(code(await call('write_file', { path: '.env', content: 'KEY=stolen\n' }))).toBe('DENIED');
+    // edit_file changes only a file read in this session.
+    expect(code(await call('read_file', { path: '.env' }))).toBe('ok');
     expect(code(await call('edit_file', { path: '.env', old_string: 'original', new_string: 'edited' }))).toBe('ok');
     expect(await ws.read('.env')).toBe('KEY=edited\n');
     await harness!.close();
