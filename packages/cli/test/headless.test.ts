@@ -26,7 +26,7 @@ describe('weir run', () => {
     sandbox = makeSandbox();
     const result = await run(['run', 'read file notes.txt']);
     expect(result.code).toBe(0);
-    expect(result.stdout).toBe('Tool read_file returned: Buy milk. Call Ada about the weir plugin. Ship the agent loop.\n');
+    expect(result.stdout).toBe('Tool read_file returned:      1\tBuy milk. Call Ada about the weir plugin. Ship the agent loop.\n');
     const status = lines(result.stderr);
     expect(status[0]).toBe('[model] mock:rules (the mock model: no OPENAI_* variable or --model is set)');
     expect(status).toContainEqual(expect.stringMatching(/^\[tool\] read_file \{"path":"notes\.txt"\} -> ok \(\d+ ms\)$/));
