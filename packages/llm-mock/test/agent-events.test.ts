@@ -22,6 +22,10 @@ const describeEvent = (event: AgentEvent): string => {
       return `tool-result ${event.step} ${event.call.id} ${event.result.ok ? 'ok' : event.result.error.code}`;
     case 'turn-end':
       return `turn-end ${event.result.stopReason}`;
+    case 'compaction':
+      return `compaction ${event.step} ${event.replaced}`;
+    case 'subagent':
+      return `subagent ${event.callId} ${describeEvent(event.event)}`;
   }
 };
 

@@ -32,6 +32,11 @@ const CHECKS: Readonly<Record<string, Check>> = {
     return fields(r, ['callId', 'toolName', 'argsHash']);
   },
   turn_end: (r) => (optional(r.reason, isString) ? undefined : '"reason" must be a string'),
+  compaction: (r) => {
+    const count = (value: unknown) => Number.isInteger(value) && (value as number) >= 0;
+    if (!count(r.from) || !count(r.count)) return '"from" and "count" must be integers >= 0';
+    return fields(r, ['summary']);
+  },
 };
 
 function checkMessage(message: unknown): string | undefined {

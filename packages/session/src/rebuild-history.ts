@@ -82,6 +82,13 @@ export function rebuildHistory(records: readonly SessionRecord[], options: Rebui
       case 'turn_end':
         close(false);
         break;
+      case 'compaction':
+        // Recorded between steps, every call answered: the live history was cut at the same place.
+        close(false);
+        if (Number.isInteger(record.from) && Number.isInteger(record.count) && record.from >= 0 && record.count >= 0 && record.from + record.count <= messages.length) {
+          messages.splice(record.from, record.count, { role: 'user', content: record.summary });
+        }
+        break;
       case 'session':
       case 'approval_decision':
         break;

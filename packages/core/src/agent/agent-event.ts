@@ -20,7 +20,11 @@ export type AgentEvent =
   /** A running call's `exec.progress` report, as it happens (throttled), always before the call's `tool-result`. */
   | { readonly type: 'tool-progress'; readonly step: number; readonly callId: string; readonly toolName: string; readonly update: ToolProgress }
   | { readonly type: 'tool-result'; readonly step: number; readonly call: ModelToolCall; readonly result: ToolResult }
-  | { readonly type: 'turn-end'; readonly result: TurnResult };
+  | { readonly type: 'turn-end'; readonly result: TurnResult }
+  /** The older steps were replaced by a summary before this step's model call (`compact`). */
+  | { readonly type: 'compaction'; readonly step: number; readonly replaced: number; readonly summary: string }
+  /** An event of a subagent's turn (`agentTool`), under the parent's call that runs it, between its `tool-start` and `tool-result`. */
+  | { readonly type: 'subagent'; readonly callId: string; readonly toolName: string; readonly event: AgentEvent };
 
 /**
  * Receives the events of a turn, synchronously: a returned promise is not awaited, and an error

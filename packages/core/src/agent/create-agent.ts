@@ -11,6 +11,14 @@ import { runTurn, type TurnContext, type TurnInput } from './run-turn.js';
 import { resumeSession } from './resume-session.js';
 import { toolMessage, unstartedResults } from './tool-messages.js';
 import type { TurnResult } from './turn-result.js';
+import { BudgetMeter, checkBudget, type Budget } from './budget.js';
+import { checkCompactOptions, HistoryCompactor, type CompactOptions } from './compact-history.js';
+import { DEFAULT_MAX_OUTPUT_ATTEMPTS, FinalAnswer } from './final-answer.js';
+import type { PrepareStep } from './prepare-step.js';
+import type { TurnPolicies } from './turn-policies.js';
+import { PARENT_LINK, type ParentLink } from './turn-scope.js';
+import type { InferParameters } from '../tools/infer-schema.js';
+import type { JsonSchema, StandardJsonSchema } from '../tools/schema-validator.js';
 
 /** Model calls one turn may make when `maxSteps` is not given. */
 export const DEFAULT_MAX_STEPS = 20;
@@ -36,6 +44,15 @@ export interface AgentOptions {
    * agent per session.
    */
   readonly session?: Session;
+  /**
+   * Limits on each turn (steps, tokens, dollars, wall time): the turn stops with
+   * `budget_exhausted` at the first step that would exceed one. See docs/agent-loop.md, "Budgets".
+   */
+  readonly budget?: Budget;
+  /** Chooses the tools offered and the model of each step from the history so far. See "Per-step preparation". */
+  readonly prepareStep?: PrepareStep;
+  /** Replaces older steps by a summary when the history nears a token limit. See "Context compaction". */
+  readonly compact?: CompactOptions;
 }
 
 /** Per-turn options of `agent.turn`. */
@@ -45,7 +62,20 @@ export interface TurnOptions {
   readonly onEvent?: AgentEventListener;
   /** Ask the model to stream, for `text-delta` events. Default: true when `onEvent` is given. Needs `model.stream`. */
   readonly stream?: boolean;
+  /**
+   * A structured final answer (JSON Schema or Standard Schema): the model gives it by calling the
+   * `final_answer` tool, offered beside the tools; `result.output` carries the validated value.
+   */
+  readonly output?: JsonSchema | StandardJsonSchema;
+  /** Invalid structured answers allowed before the turn stops with `output_invalid`. Default 3. */
+  readonly maxOutputAttempts?: number;
 }
+
+/** `turn` options asking for a structured answer of schema `S`. */
+export type OutputTurnOptions<S extends JsonSchema | StandardJsonSchema> = TurnOptions & { readonly output: S };
+
+/** A turn result whose `output` is typed from the schema (present when the turn stopped with `stop`). */
+export type OutputTurnResult<T> = TurnResult & { readonly output?: T };
 
 /** A model, a harness and one history; `turn` runs the loop. */
 export interface Agent {
@@ -75,6 +105,7 @@ export interface Agent {
    * `SESSION_WRITE_FAILED` or `INVALID_SESSION_RECORD` when a record fails: the turn stops there,
    * no later tool body runs, and every later turn rejects with the same error (reopen the session).
    */
+  turn<const S extends JsonSchema | StandardJsonSchema>(text: Content, options: OutputTurnOptions<S>): Promise<OutputTurnResult<InferParameters<S>>>;
   turn(text: Content, options?: TurnOptions): Promise<TurnResult>;
   /**
    * Finishes the turn the session's last process left open (`turnOpen`): runs its `pending` calls
@@ -106,6 +137,12 @@ export function createAgent(options: AgentOptions): Agent {
   if (session !== undefined && !isSession(session)) {
     throw new TypeError('createAgent: session must be an open Session (from store.create() or store.open()).');
   }
+  const budget = options.budget === undefined ? undefined : checkBudget(options.budget);
+  const { prepareStep } = options;
+  if (prepareStep !== undefined && typeof prepareStep !== 'function') throw new TypeError('createAgent: prepareStep must be a function.');
+  const compactor = options.compact === undefined ? undefined : new HistoryCompactor(checkCompactOptions(options.compact));
+  const parent = (options as { readonly [PARENT_LINK]?: ParentLink })[PARENT_LINK];
+  const hasPolicies = budget !== undefined || prepareStep !== undefined || compactor !== undefined || parent !== undefined;
 
   const resumed = session === undefined ? undefined : resumeSession(session, system, harness.logger);
   const messages: Message[] = resumed?.messages ?? (system === undefined ? [] : [Object.freeze({ role: 'system', content: system })]);
@@ -123,6 +160,8 @@ export function createAgent(options: AgentOptions): Agent {
     busy = true;
     const linked = linkSignals(agentSignal, turnOptions.signal);
     try {
+      // Only a turn with a policy gets any: the loop of one without does no extra work per step.
+      const policies = hasPolicies || turnOptions.output !== undefined ? turnPolicies(turnOptions) : undefined;
       const context: TurnContext = {
         model,
         harness,
@@ -134,6 +173,7 @@ export function createAgent(options: AgentOptions): Agent {
         emit: guardListener(turnOptions.onEvent, harness),
         stream: turnOptions.stream ?? turnOptions.onEvent !== undefined,
         usedCallIds,
+        policies,
       };
       // A turn whose signal has already aborted never starts (runTurn leaves everything as it was).
       if (turnOpen && !linked.signal?.aborted) {
@@ -156,6 +196,11 @@ export function createAgent(options: AgentOptions): Agent {
     }
   };
 
+  function turnPolicies(turnOptions: TurnOptions): TurnPolicies {
+    const meter = budget === undefined && parent?.budget === undefined ? undefined : new BudgetMeter(budget ?? {}, parent?.budget);
+    return { budget: meter, compactor, prepareStep, output: finalAnswer(turnOptions), parentCallKey: parent?.callKey };
+  }
+
   const agent: Agent = {
     messages,
     interrupted: resumed?.interrupted ?? NO_INTERRUPTED,
@@ -165,7 +210,7 @@ export function createAgent(options: AgentOptions): Agent {
     get turnOpen() {
       return turnOpen;
     },
-    turn: (text, turnOptions = {}) => {
+    turn: (text: Content, turnOptions: TurnOptions = {}): Promise<TurnResult> => {
       if (typeof text !== 'string') {
         const problem = checkParts(text);
         if (problem !== undefined) return Promise.reject(new TypeError(`agent.turn: text must be a string or content parts (${problem}).`));
@@ -184,6 +229,18 @@ export function createAgent(options: AgentOptions): Agent {
 }
 
 const NO_CALLS: readonly ModelToolCall[] = Object.freeze([]);
+
+/** The turn's structured answer, when it asks for one. Throws `TypeError` (rejecting the turn) for a bad schema or bound. */
+function finalAnswer(turnOptions: TurnOptions): FinalAnswer | undefined {
+  if (turnOptions.output === undefined) return undefined;
+  const attempts = turnOptions.maxOutputAttempts ?? DEFAULT_MAX_OUTPUT_ATTEMPTS;
+  if (!(Number.isInteger(attempts) && attempts > 0)) throw new TypeError(`agent.turn: maxOutputAttempts must be a positive integer, got ${String(attempts)}.`);
+  try {
+    return new FinalAnswer(turnOptions.output, attempts);
+  } catch (error) {
+    throw new TypeError(`agent.turn: output is not a valid schema: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+}
 const NO_INTERRUPTED: readonly InterruptedCall[] = Object.freeze([]);
 
 function isSession(value: unknown): value is Session {

@@ -1,5 +1,15 @@
 export { createAgent, DEFAULT_MAX_STEPS } from './create-agent.js';
-export type { Agent, AgentOptions, TurnOptions } from './create-agent.js';
+export type { Agent, AgentOptions, OutputTurnOptions, OutputTurnResult, TurnOptions } from './create-agent.js';
 export type { AgentEvent, AgentEventListener } from './agent-event.js';
 export type { AgentStep, StopReason, TurnResult } from './turn-result.js';
 export type { TurnEvent, TurnInfo } from './turn-event.js';
+export type { Budget, BudgetName, ModelPrice } from './budget.js';
+export { fallbackModel, isRetryableModelError } from './fallback-model.js';
+export type { FallbackOptions } from './fallback-model.js';
+export type { PrepareStep, StepPlan, StepPreparation } from './prepare-step.js';
+export { DEFAULT_COMPACT_PROMPT, DEFAULT_KEEP_STEPS, SUMMARY_PREFIX } from './compact-history.js';
+export type { CompactOptions } from './compact-history.js';
+export { DEFAULT_MAX_OUTPUT_ATTEMPTS, FINAL_ANSWER_TOOL } from './final-answer.js';
+export { agentTool } from './agent-tool.js';
+export type { AgentToolOptions, SubagentOptions } from './agent-tool.js';
+export { estimateTokens } from './estimate-tokens.js';

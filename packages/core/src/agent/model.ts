@@ -80,6 +80,8 @@ export interface ModelResponse {
   readonly reasoning?: string;
   /** The model declined to answer (OpenAI's `refusal`): distinct from an empty answer. */
   readonly refusal?: string;
+  /** The id of the model that gave this answer, when a composite model (`fallbackModel`) chose one of its own. */
+  readonly model?: string;
 }
 
 /** What `stream()` yields: deltas as they arrive, then exactly one `finish` with the whole response. */

@@ -14,6 +14,12 @@ import { callModel } from './call-model.js';
 import type { SessionRecorder } from './session-recorder.js';
 import { notExecutedResults, toolMessage } from './tool-messages.js';
 import type { AgentStep, StopReason, TurnResult } from './turn-result.js';
+import type { BudgetName } from './budget.js';
+import { usageOrEstimate } from './estimate-tokens.js';
+import { FINAL_ANSWER_TOOL } from './final-answer.js';
+import { plannedStep, refuseUnoffered, type PlannedStep } from './prepare-step.js';
+import type { TurnPolicies } from './turn-policies.js';
+import { lendScope } from './turn-scope.js';
 
 /** Everything one turn reads. `messages` is the agent's own history: the turn appends to it in place. */
 export interface TurnContext {
@@ -31,6 +37,8 @@ export interface TurnContext {
   readonly stream: boolean;
   /** Every tool call id in the agent's history: a new call never reuses one. */
   readonly usedCallIds: Set<string>;
+  /** The run policies of this turn; `undefined` when none is configured, so a step does no extra work. */
+  readonly policies: TurnPolicies | undefined;
 }
 
 const NO_RESULTS: readonly ToolResult[] = Object.freeze([]);
@@ -56,21 +64,25 @@ export type TurnInput = { readonly text: string; readonly parts?: readonly Conte
  * (`SESSION_WRITE_FAILED`, `INVALID_SESSION_RECORD`) as soon as a record fails: the turn stops there.
  */
 export async function runTurn(context: TurnContext, input: TurnInput): Promise<TurnResult> {
-  const { messages, maxSteps, signal, emit, recorder } = context;
+  const { messages, maxSteps, signal, emit, recorder, policies } = context;
   const steps: AgentStep[] = [];
   const toolResults: ToolResult[] = [];
   // One run per turn: every call of the turn carries it (journals, queues and traces key on it).
-  const options = { signal, concurrency: context.toolConcurrency, approvals: recorder?.approvals, journal: recorder?.journal, run: Object.freeze({ id: newCallKey() }) };
+  const parentCallKey = policies?.parentCallKey;
+  const run = Object.freeze(parentCallKey === undefined ? { id: newCallKey() } : { id: newCallKey(), parentCallKey });
+  const options = { signal, concurrency: context.toolConcurrency, approvals: recorder?.approvals, journal: recorder?.journal, run };
+  // A subagent tool called in this turn finds the harness, the budget and the listener through its run.
+  lendScope(run, { harness: context.harness, budget: policies?.budget, emit });
   let usage: Usage | undefined;
   let lastText = '';
   // The `turn` observers (tracing), read once: an unobserved turn builds no event and reads no clock.
   const tell = observeTurn(context, options.run);
   const began = tell === undefined ? 0 : performance.now();
 
-  const end = async (stopReason: StopReason): Promise<TurnResult> => {
+  const end = async (stopReason: StopReason, extra?: { readonly budget?: BudgetName; readonly output?: unknown }): Promise<TurnResult> => {
     // The end is durable before the caller hears of it: a turn that reports an end has recorded it.
     await recorder?.turnEnd(stopReason);
-    const result: TurnResult = { text: lastText, stopReason, steps, toolResults, usage };
+    const result: TurnResult = extra === undefined ? { text: lastText, stopReason, steps, toolResults, usage } : { text: lastText, stopReason, steps, toolResults, usage, ...extra };
     emit?.({ type: 'turn-end', result });
     tell?.({ type: 'turn-end', result, durationMs: since(began) });
     return result;
@@ -106,9 +118,21 @@ export async function runTurn(context: TurnContext, input: TurnInput): Promise<T
       if (steps.length >= maxSteps) return await end('max_steps');
       recorder?.check();
       const index = steps.length + 1;
+      let planned: PlannedStep | undefined;
+      if (policies !== undefined) {
+        const exhausted = policies.budget?.exhausted();
+        if (exhausted !== undefined) return await end('budget_exhausted', { budget: exhausted });
+        if (policies.compactor !== undefined && (await compact(context, policies, index)) === ABORTED) return await end('aborted');
+        planned = await planStep(context, policies, index);
+      }
 
-      const answered = await think(context, index, tell);
+      const answered = await think(context, index, tell, planned);
       if (answered === ABORTED) return await end('aborted');
+      if (policies !== undefined) {
+        const modelId = answered.model ?? (planned?.model ?? context.model).id;
+        policies.budget?.charge(modelId, usageOrEstimate(messages, answered));
+        policies.compactor?.observe(messages.length, answered);
+      }
       // Checked and given unique ids before the answer joins the history: a malformed call leaves it answerable.
       const normalized = normalizeToolCalls(context.model, answered.toolCalls, context.usedCallIds, index);
       const response: ModelResponse = normalized.length === 0 && answered.toolCalls.length === 0 ? answered : { ...answered, toolCalls: normalized };
@@ -123,7 +147,7 @@ export async function runTurn(context: TurnContext, input: TurnInput): Promise<T
       const runnable = response.finishReason === 'stop' || response.finishReason === 'tool_calls';
       let results = NO_RESULTS;
       if (calls.length > 0 && runnable) {
-        results = await act(context, index, calls, options);
+        results = planned === undefined ? await act(context, index, calls, options) : await actPlanned(context, index, calls, options, planned);
       } else if (calls.length > 0) {
         results = notExecutedResults(calls, response.finishReason);
         // They never entered the pipeline, so its journal did not see them.
@@ -131,11 +155,28 @@ export async function runTurn(context: TurnContext, input: TurnInput): Promise<T
       }
 
       observe(context, index, calls, results, toolResults);
-      steps.push({ index, response, toolResults: results });
+      steps.push({ index, response, toolResults: results, model: response.model ?? (planned?.model ?? context.model).id });
       // After each batch: every result durable, and any failed record stops the turn here.
       if (calls.length > 0) await recorder?.checkpoint();
 
       if (!runnable) return await end(response.finishReason as StopReason);
+      const output = policies?.output;
+      if (output !== undefined) {
+        // A structured answer was asked for: the turn ends only with a valid one (or at the bound).
+        const accepted = results.find((result, i) => result.ok && calls[i]!.name === FINAL_ANSWER_TOOL);
+        if (accepted?.ok === true) return await end('stop', { output: accepted.value });
+        if (calls.length === 0) {
+          const read = await output.checkText(response.text);
+          if (read.ok) return await end('stop', { output: read.value });
+          if (!output.exhausted) {
+            const reminder: UserMessage = Object.freeze({ role: 'user', content: read.reminder });
+            messages.push(reminder);
+            recorder?.message(reminder);
+          }
+        }
+        if (output.exhausted) return await end('output_invalid');
+        continue;
+      }
       if (calls.length === 0) return await end('stop');
     }
   } catch (error) {
@@ -147,10 +188,11 @@ export async function runTurn(context: TurnContext, input: TurnInput): Promise<T
 }
 
 /** Phase 1: one model call over the whole history (the array itself, never a copy). */
-async function think(context: TurnContext, index: number, tell: TurnObserver | undefined): Promise<ModelResponse | typeof ABORTED> {
-  const { model, harness, messages, signal, emit } = context;
+async function think(context: TurnContext, index: number, tell: TurnObserver | undefined, planned: PlannedStep | undefined): Promise<ModelResponse | typeof ABORTED> {
+  const { harness, messages, signal, emit } = context;
+  const model = planned === undefined ? context.model : planned.model;
   emit?.({ type: 'model-call-start', step: index });
-  const request = { messages, tools: harness.tools.schemas(), signal };
+  const request = { messages, tools: planned === undefined ? harness.tools.schemas() : planned.tools, signal };
   const onTextDelta = emit !== undefined && context.stream ? (delta: string) => emit({ type: 'text-delta', step: index, text: delta }) : undefined;
   let began = 0;
   if (tell !== undefined) {
@@ -192,6 +234,83 @@ function act(context: TurnContext, index: number, calls: readonly ModelToolCall[
   for (const call of calls) emit({ type: 'tool-start', step: index, call });
   const onProgress: ProgressListener = (update, call) => emit({ type: 'tool-progress', step: index, callId: call.callId, toolName: call.toolName, update });
   return context.harness.executeToolCalls(calls, { ...options, onProgress });
+}
+
+/**
+ * Before a step, with policies: the step's model and tools (`prepareStep`), plus `final_answer`
+ * when a structured answer is asked for. What `prepareStep` throws rejects the turn (`POLICY_FAILED`).
+ */
+async function planStep(context: TurnContext, policies: TurnPolicies, index: number): Promise<PlannedStep | undefined> {
+  const { prepareStep, output } = policies;
+  if (prepareStep === undefined && output === undefined) return undefined;
+  const tools = context.harness.tools.schemas();
+  let planned: PlannedStep;
+  try {
+    planned = plannedStep(prepareStep === undefined ? undefined : await prepareStep({ step: index, messages: context.messages, model: context.model, tools }), context.model, tools);
+  } catch (error) {
+    throw new HarnessError('POLICY_FAILED', `prepareStep failed at step ${index}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+  if (output === undefined) return planned;
+  if (tools.some((tool) => tool.name === FINAL_ANSWER_TOOL)) {
+    throw new HarnessError('POLICY_FAILED', `A structured answer needs the tool name "${FINAL_ANSWER_TOOL}", and the registry has a tool of that name.`);
+  }
+  const offered = new Set(planned.offered ?? tools.map((tool) => tool.name));
+  offered.add(FINAL_ANSWER_TOOL);
+  return { model: planned.model, tools: [...planned.tools, output.tool], offered };
+}
+
+/**
+ * Before a step, with `compact`: when the history nears the limit, the older steps become one
+ * summary, recorded so a resumed session sees the same history. A summary call that fails is
+ * logged and the step goes on uncompacted (the model may still take the history).
+ */
+async function compact(context: TurnContext, policies: TurnPolicies, index: number): Promise<void | typeof ABORTED> {
+  const { messages, signal, harness } = context;
+  let compaction;
+  try {
+    compaction = await policies.compactor!.plan(messages, context.model, signal);
+  } catch (error) {
+    if (signal?.aborted) return ABORTED;
+    harness.logger.warn({ err: error, step: index }, 'compacting the history failed; the step goes on with the whole history');
+    return;
+  }
+  if (compaction === undefined) return;
+  policies.budget?.charge(compaction.model, usageOrEstimate(messages.slice(compaction.from, compaction.from + compaction.count), compaction.response));
+  messages.splice(compaction.from, compaction.count, compaction.summary);
+  context.recorder?.compaction(compaction.from, compaction.count, compaction.summary.content);
+  context.emit?.({ type: 'compaction', step: index, replaced: compaction.count, summary: compaction.summary.content });
+}
+
+/**
+ * Phase 2 with a planned step: calls to tools the step did not offer are refused like unknown
+ * tools, `final_answer` calls are read by the structured answer; the rest run through the pipeline.
+ * Results in call order; those that never entered the pipeline are recorded here.
+ */
+async function actPlanned(context: TurnContext, index: number, calls: readonly ModelToolCall[], options: ExecuteManyOptions, planned: PlannedStep): Promise<readonly ToolResult[]> {
+  const output = context.policies?.output;
+  const split = refuseUnoffered(calls, planned);
+  const answers = new Map<number, ToolResult>(split?.refused);
+  if (output !== undefined) {
+    // Each final_answer is read (the first valid one is the turn's answer); none enters the pipeline.
+    for (let i = 0; i < calls.length; i++) {
+      if (calls[i]!.name === FINAL_ANSWER_TOOL) answers.set(i, (await output.check(calls[i]!)).result);
+    }
+  }
+  if (answers.size === 0) return act(context, index, calls, options);
+  const runnable = calls.filter((_, i) => !answers.has(i));
+  const ran = runnable.length === 0 ? NO_RESULTS : await act(context, index, runnable, options);
+  const results: ToolResult[] = new Array(calls.length);
+  let next = 0;
+  for (let i = 0; i < calls.length; i++) {
+    const answer = answers.get(i);
+    if (answer === undefined) results[i] = ran[next++]!;
+    else {
+      results[i] = answer;
+      // They never entered the pipeline, so its journal did not see them.
+      context.recorder?.result(answer);
+    }
+  }
+  return results;
 }
 
 /** Phase 3: every result back into the history, errors included, so the model reads them and adapts. */

@@ -42,7 +42,12 @@ export type SessionEntry =
       readonly message?: string;
     }
   /** The turn ended (the model answered without tool calls, or a stop condition). */
-  | { readonly type: 'turn_end'; readonly reason?: string };
+  | { readonly type: 'turn_end'; readonly reason?: string }
+  /**
+   * The history was compacted: its `count` messages from position `from` (in the history as it was
+   * rebuilt up to this record) were replaced by one user message whose content is `summary`.
+   */
+  | { readonly type: 'compaction'; readonly from: number; readonly count: number; readonly summary: string };
 
 /** One line of a session file: `seq` counts from 1 (the meta record) with no gap; `at` is ISO 8601. */
 export type SessionRecord = (SessionMeta | SessionEntry) & {

@@ -55,6 +55,11 @@ export class SessionRecorder {
     this.#queue({ type: 'message', message });
   }
 
+  /** Queues a compaction record: `count` messages from `from` became the summary. Not synced: the next durability point covers it. */
+  compaction(from: number, count: number, summary: string): void {
+    this.#queue({ type: 'compaction', from, count, summary });
+  }
+
   /** Queues a tool result record. Not synced: the sync after the batch covers it. */
   result(result: ToolResult): void {
     this.#queue({

@@ -1,3 +1,4 @@
+import type { BudgetName } from './budget.js';
 import type { ModelResponse, Usage } from './model.js';
 import type { ToolResult } from '../tools/tool-result.js';
 
@@ -7,14 +8,18 @@ import type { ToolResult } from '../tools/tool-result.js';
  * - `max_steps`: the step budget ran out while the model still wanted tools; the last results are in the history.
  * - `aborted`: the turn's or the agent's signal aborted.
  * - `length`, `content_filter`, `error`: the model's own finish reason; tool calls of that answer were not run.
+ * - `budget_exhausted`: the next model call would exceed a limit of `budget` (named in `result.budget`).
+ * - `output_invalid`: a structured answer was asked for and the model failed to give a valid one within the bound.
  */
-export type StopReason = 'stop' | 'max_steps' | 'aborted' | 'length' | 'content_filter' | 'error';
+export type StopReason = 'stop' | 'max_steps' | 'aborted' | 'length' | 'content_filter' | 'error' | 'budget_exhausted' | 'output_invalid';
 
 /** One model call of a turn and what came of its tool calls. */
 export interface AgentStep {
   /** 1 for the first model call of the turn. */
   readonly index: number;
   readonly response: ModelResponse;
+  /** The id of the model that answered this step (the chosen one of a `fallbackModel`, or `prepareStep`'s). */
+  readonly model: string;
   /** One result per tool call of `response`, in call order (empty when it called none). */
   readonly toolResults: readonly ToolResult[];
 }
@@ -29,4 +34,8 @@ export interface TurnResult {
   readonly toolResults: readonly ToolResult[];
   /** Summed over the steps that reported usage; `undefined` when none did. */
   readonly usage: Usage | undefined;
+  /** With `budget_exhausted`: the limit the next call would have exceeded. Absent otherwise. */
+  readonly budget?: BudgetName;
+  /** With `turn(text, { output })` and `stop`: the validated answer. Absent otherwise. */
+  readonly output?: unknown;
 }

@@ -1,0 +1,142 @@
+import type { Usage } from './model.js';
+
+/** What one model costs, in US dollars per million tokens. */
+export interface ModelPrice {
+  readonly inputPerMillion: number;
+  readonly outputPerMillion: number;
+  /** Input tokens served from the provider's cache. Default: `inputPerMillion`. */
+  readonly cachedInputPerMillion?: number;
+}
+
+/**
+ * Limits on one turn. Each is checked before every model call: the turn stops with
+ * `budget_exhausted` (naming the limit in `result.budget`) at the first step that would exceed one.
+ */
+export interface Budget {
+  /** Model calls (a subagent's and a compaction's included). */
+  readonly steps?: number;
+  readonly inputTokens?: number;
+  readonly outputTokens?: number;
+  /** Dollars, priced from `prices` by the id of the model that answered each call. */
+  readonly costUsd?: number;
+  /** Milliseconds since the turn started. Checked between steps: it does not cut a running call (use a signal for that). */
+  readonly wallMs?: number;
+  /** Price per model id (`model.id`, e.g. `openai:gpt-4.1-mini`). Needed with `costUsd`. */
+  readonly prices?: Readonly<Record<string, ModelPrice>>;
+}
+
+/** Which limit stopped a turn. */
+export type BudgetName = 'steps' | 'inputTokens' | 'outputTokens' | 'costUsd' | 'wallMs';
+
+const LIMITS: readonly BudgetName[] = ['steps', 'inputTokens', 'outputTokens', 'costUsd', 'wallMs'];
+
+/** Throws `TypeError` for a budget that is not one: a programmer mistake, caught in `createAgent`. */
+export function checkBudget(budget: unknown): Budget {
+  if (typeof budget !== 'object' || budget === null) throw new TypeError('createAgent: budget must be an object.');
+  const given = budget as Record<string, unknown>;
+  for (const key of Object.keys(given)) {
+    if (key !== 'prices' && !(LIMITS as readonly string[]).includes(key)) throw new TypeError(`createAgent: budget has an unknown limit "${key}" (known: ${LIMITS.join(', ')}, prices).`);
+  }
+  for (const name of LIMITS) {
+    const value = given[name];
+    if (value !== undefined && !(typeof value === 'number' && value >= 0)) throw new TypeError(`createAgent: budget.${name} must be a number >= 0, got ${String(value)}.`);
+  }
+  const prices = given.prices;
+  if (prices !== undefined) {
+    if (typeof prices !== 'object' || prices === null) throw new TypeError('createAgent: budget.prices must map model ids to prices.');
+    for (const [id, price] of Object.entries(prices)) {
+      const p = price as Partial<ModelPrice> | null;
+      const ok = (v: unknown, optional = false) => (optional && v === undefined) || (typeof v === 'number' && v >= 0 && Number.isFinite(v));
+      if (!(p && ok(p.inputPerMillion) && ok(p.outputPerMillion) && ok(p.cachedInputPerMillion, true))) {
+        throw new TypeError(`createAgent: budget.prices["${id}"] must be { inputPerMillion, outputPerMillion, cachedInputPerMillion? }, numbers >= 0.`);
+      }
+    }
+  } else if (given.costUsd !== undefined) {
+    throw new TypeError('createAgent: budget.costUsd needs budget.prices (the price of each model id).');
+  }
+  return budget as Budget;
+}
+
+/**
+ * What one turn has spent, against its budget and (for a subagent) its parent's meter: a child's
+ * spend is the parent's spend, so the parent's budget reaches it.
+ */
+export class BudgetMeter {
+  readonly #budget: Budget;
+  readonly #parent: BudgetMeter | undefined;
+  readonly #startedAt = Date.now();
+  #steps = 0;
+  #inputTokens = 0;
+  #outputTokens = 0;
+  #costUsd = 0;
+  /** The input of the latest call: the next one re-sends at least that history. */
+  #lastInput = 0;
+  #unpriced: string | undefined;
+
+  constructor(budget: Budget, parent?: BudgetMeter) {
+    this.#budget = budget;
+    this.#parent = parent;
+  }
+
+  /** What was spent so far, for the turn result. */
+  get spent(): { readonly steps: number; readonly inputTokens: number; readonly outputTokens: number; readonly costUsd: number; readonly wallMs: number } {
+    return { steps: this.#steps, inputTokens: this.#inputTokens, outputTokens: this.#outputTokens, costUsd: this.#costUsd, wallMs: Date.now() - this.#startedAt };
+  }
+
+  /**
+   * The limit the next model call would exceed, or `undefined` to go on. Tokens and cost are
+   * projected: the next call re-sends at least the last call's input. A model with no price fails
+   * closed (`costUsd`): its spend cannot be known.
+   */
+  exhausted(): BudgetName | undefined {
+    const b = this.#budget;
+    const own =
+      b.steps !== undefined && this.#steps + 1 > b.steps
+        ? 'steps'
+        : b.inputTokens !== undefined && this.#inputTokens + this.#lastInput > b.inputTokens
+          ? 'inputTokens'
+          : b.outputTokens !== undefined && this.#outputTokens >= b.outputTokens
+            ? 'outputTokens'
+            : b.costUsd !== undefined && (this.#unpriced !== undefined || this.#costUsd + this.#inputCost(this.#lastModel, this.#lastInput) > b.costUsd)
+              ? 'costUsd'
+              : b.wallMs !== undefined && Date.now() - this.#startedAt >= b.wallMs
+                ? 'wallMs'
+                : undefined;
+    return own ?? this.#parent?.exhausted();
+  }
+
+  #lastModel = '';
+
+  /**
+   * Adds one model call's usage (estimated by the caller when the provider reported none). `own` is
+   * false when a subagent's call reaches this meter: it counts, but does not project this turn's next call.
+   */
+  charge(modelId: string, usage: Usage, own = true): void {
+    this.#steps += 1;
+    this.#inputTokens += usage.inputTokens;
+    this.#outputTokens += usage.outputTokens;
+    if (own) {
+      this.#lastInput = usage.inputTokens;
+      this.#lastModel = modelId;
+    }
+    if (this.#budget.costUsd !== undefined) {
+      const price = this.#budget.prices?.[modelId];
+      if (price === undefined) this.#unpriced = modelId;
+      else {
+        const cached = usage.cachedInputTokens ?? 0;
+        this.#costUsd += ((usage.inputTokens - cached) * price.inputPerMillion + cached * (price.cachedInputPerMillion ?? price.inputPerMillion) + usage.outputTokens * price.outputPerMillion) / 1e6;
+      }
+    }
+    this.#parent?.charge(modelId, usage, false);
+  }
+
+  /** The model id that had no price, when one did (the turn's log says which). */
+  get unpriced(): string | undefined {
+    return this.#unpriced ?? this.#parent?.unpriced;
+  }
+
+  #inputCost(modelId: string, tokens: number): number {
+    const price = this.#budget.prices?.[modelId];
+    return price === undefined ? 0 : (tokens * price.inputPerMillion) / 1e6;
+  }
+}
