@@ -86,23 +86,24 @@ export class BudgetMeter {
   /**
    * The limit the next model call would exceed, or `undefined` to go on. Tokens and cost are
    * projected: the next call re-sends at least the last call's input. A model with no price fails
-   * closed (`costUsd`): its spend cannot be known.
+   * closed (`costUsd`): its spend cannot be known. A subagent's meter asks its parent's with the
+   * child's own projection: the child's next call is what would be spent.
    */
-  exhausted(): BudgetName | undefined {
+  exhausted(nextInput: number = this.#lastInput, nextModel: string = this.#lastModel): BudgetName | undefined {
     const b = this.#budget;
     const own =
       b.steps !== undefined && this.#steps + 1 > b.steps
         ? 'steps'
-        : b.inputTokens !== undefined && this.#inputTokens + this.#lastInput > b.inputTokens
+        : b.inputTokens !== undefined && this.#inputTokens + nextInput > b.inputTokens
           ? 'inputTokens'
           : b.outputTokens !== undefined && this.#outputTokens >= b.outputTokens
             ? 'outputTokens'
-            : b.costUsd !== undefined && (this.#unpriced !== undefined || this.#costUsd + this.#inputCost(this.#lastModel, this.#lastInput) > b.costUsd)
+            : b.costUsd !== undefined && (this.#unpriced !== undefined || this.#costUsd + this.#inputCost(nextModel, nextInput) > b.costUsd)
               ? 'costUsd'
               : b.wallMs !== undefined && Date.now() - this.#startedAt >= b.wallMs
                 ? 'wallMs'
                 : undefined;
-    return own ?? this.#parent?.exhausted();
+    return own ?? this.#parent?.exhausted(nextInput, nextModel);
   }
 
   #lastModel = '';
