@@ -1,10 +1,11 @@
 // `weir run` as a child process: a turn with tools, --json, approvals without a terminal, sessions,
 // configs (broken, untrusted, trusted) and models (incomplete, unreachable).
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { closedPort, startModelServer, type ModelServer } from './support/model-server.js';
 import { makeSandbox, runWeir, type Sandbox } from './support/run-weir.js';
+import { writeEchoServer } from './support/echo-mcp-server.js';
 import { writeTestConfig, writeTestPlugin } from './support/test-plugin.js';
 
 let sandbox: Sandbox;
@@ -130,6 +131,33 @@ describe('weir run: configs and trust', () => {
     const trusted = await run(['run', 'call greet {}'], standIn());
     expect(trusted.stderr).not.toContain('[config]');
     expect(trusted.stdout).toBe('greet said: Hello from the plugin (v1)\n');
+  }, 120_000);
+});
+
+describe('weir run: MCP servers from the config', () => {
+  it("loads mcpServers through @weir/mcp: a mapped tool runs, an unmapped one is dangerous and denied headless, and no server process is left", async () => {
+    sandbox = makeSandbox();
+    const script = writeEchoServer(sandbox.workspace);
+    const config = join(sandbox.workspace, 'mcp.json');
+    writeFileSync(config, JSON.stringify({ mcpServers: { echo: { command: process.execPath, args: [script], tiers: { echo: 'read-only' } } } }));
+    const echoed = await run(['run', '--config', config, 'call echo__echo {"text":"over MCP"}'], standIn());
+    expect(echoed.code).toBe(0);
+    expect(echoed.stdout).toBe('echo__echo said: over MCP\n');
+    expect(echoed.stderr).toMatch(/\[tool\] echo__echo \{"text":"over MCP"\} -> ok/);
+
+    const shouted = await run(['run', '--config', config, 'call echo__shout {"text":"loud"}'], standIn());
+    expect(shouted.stderr).toMatch(/\[tool\] echo__shout .* -> DENIED .*weir run is headless/);
+    expect(shouted.stdout).not.toContain('LOUD');
+
+    // Every server process ended with weir: none runs the script any more.
+    const running = readdirSync('/proc').filter((pid) => /^\d+$/.test(pid)).filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(script);
+      } catch {
+        return false;
+      }
+    });
+    expect(running).toEqual([]);
   }, 120_000);
 });
 
