@@ -2,9 +2,10 @@
 // configs (broken, untrusted, trusted) and models (incomplete, unreachable).
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { spawn } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { closedPort, startModelServer, type ModelServer } from './support/model-server.js';
-import { makeSandbox, runWeir, type Sandbox } from './support/run-weir.js';
+import { makeSandbox, runWeir, weirCommand, type Sandbox } from './support/run-weir.js';
 import { writeEchoServer } from './support/echo-mcp-server.js';
 import { writeTestConfig, writeTestPlugin } from './support/test-plugin.js';
 
@@ -131,6 +132,35 @@ describe('weir run: configs and trust', () => {
     const trusted = await run(['run', 'call greet {}'], standIn());
     expect(trusted.stderr).not.toContain('[config]');
     expect(trusted.stdout).toBe('greet said: Hello from the plugin (v1)\n');
+  }, 120_000);
+});
+
+describe('weir run: progress and Ctrl-C', () => {
+  it('shows a running tool\'s progress under it, and SIGINT cancels the turn, the tool included: exit status 130', async () => {
+    sandbox = makeSandbox();
+    writeTestPlugin(sandbox.workspace, 'Hello');
+    const config = writeTestConfig(sandbox.workspace);
+    const [node, ...args] = weirCommand;
+    const child = spawn(node!, [...args, 'run', '--config', config, 'call slow_tool {}'], { cwd: sandbox.workspace, env: { ...sandbox.env, ...standIn() } });
+    let stderr = '';
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    const sawProgress = new Promise<void>((resolve) =>
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+        if (/↳ 2\/1000 step 2 \(slow_tool\)/.test(stderr)) resolve();
+      }),
+    );
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    const limit = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    await sawProgress;
+    child.kill('SIGINT');
+    const code = await exited;
+    clearTimeout(limit);
+    expect(code).toBe(130);
+    expect(stderr).toMatch(/ {2}↳ 1\/1000 step 1 \(slow_tool\)\n {2}↳ 2\/1000 step 2 \(slow_tool\)/);
+    expect(stderr).toMatch(/\[tool\] slow_tool \{\} -> ABORTED .*\(\d/);
+    expect(stdout).toBe('');
   }, 120_000);
 });
 

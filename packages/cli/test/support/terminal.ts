@@ -26,13 +26,16 @@ export interface Terminal {
 
 const quote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
 
-/** Starts `weir <args>` in a 120x40 terminal, in `cwd`, with exactly `env`. */
-export function startTerminal(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv): Terminal {
+/**
+ * Starts `weir <args>` in a 120x40 terminal, in `cwd`, with exactly `env`; `command` replaces the
+ * whole command line (the README's `npx -y pnpm@10 weir ...`).
+ */
+export function startTerminal(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv, command?: readonly string[]): Terminal {
   count += 1;
   const socket = `weir-cli-test-${process.pid}-${count}`;
   const tmux = (...tmuxArgs: string[]) => execFileSync('tmux', ['-L', socket, '-f', '/dev/null', ...tmuxArgs], { encoding: 'utf8', env: { ...env, TERM: 'xterm-256color' } });
-  const command = [...weirCommand, ...args].map(quote).join(' ');
-  tmux('new-session', '-d', '-s', 'weir', '-x', '120', '-y', '40', '-c', cwd, `${command}; echo "WEIR EXITED $?"; sleep 120`);
+  const line = (command ?? [...weirCommand, ...args]).map(quote).join(' ');
+  tmux('new-session', '-d', '-s', 'weir', '-x', '120', '-y', '40', '-c', cwd, `${line}; echo "WEIR EXITED $?"; sleep 120`);
   const screen = () => tmux('capture-pane', '-p', '-J', '-t', 'weir', '-S', '-500');
   const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
   return {
