@@ -28,7 +28,7 @@ export function parseMcpConfig(config: unknown, source = 'the MCP config', baseD
   const servers: McpServerOptions[] = [];
   for (const [name, entry] of Object.entries(config.mcpServers)) {
     const where = `${source}: mcpServers.${name}`;
-    if (!isServerName(name)) throw new McpConfigError(`${where}: the name must be 1 to 32 letters, digits, "-" or single "_" (it prefixes tool names as ${name}__<tool>).`);
+    if (!isServerName(name)) throw new McpConfigError(`${where}: the name must be 1 to 30 letters, digits, "-" or single "_" (it prefixes tool names as ${name}__<tool>).`);
     if (!isRecord(entry)) throw new McpConfigError(`${where}: expected an object with "command" or "url".`);
     if (entry.disabled === true) continue;
     const hasCommand = entry.command !== undefined;

@@ -1,3 +1,4 @@
+import type { ContentPart } from '@weir/core';
 /**
  * One part of what an MCP tool returned, in weir's words: text, an image (base64 `data` with its
  * `mediaType`), audio, or a resource (a link, or an embedded resource with its text). Blobs keep
@@ -47,14 +48,7 @@ export function toParts(content: readonly unknown[]): McpPart[] {
   });
 }
 
-/**
- * The text a text-only model reads for `parts`: text as it is, and a short line for each image,
- * audio clip or resource (its text when it has some), so the model knows it is there.
- */
-export function partsToText(parts: readonly McpPart[]): string {
-  return parts.map(partText).join('\n');
-}
-
+// The line a text-only reader gets for a part: text as it is, a short label for anything else.
 function partText(part: McpPart): string {
   switch (part.type) {
     case 'text':
@@ -69,6 +63,26 @@ function partText(part: McpPart): string {
       return label;
     }
   }
+}
+
+/**
+ * What the model reads, as the core's content parts: text as it is, an image as an image (so a model
+ * that takes images sees it), a resource as a resource part whose text names it (and holds its
+ * text, when it has some), and audio, which no model adapter carries, as a line naming it.
+ */
+export function toContentParts(parts: readonly McpPart[]): ContentPart[] {
+  return parts.map((part): ContentPart => {
+    switch (part.type) {
+      case 'text':
+        return part;
+      case 'image':
+        return { type: 'image', data: part.data, mediaType: part.mediaType };
+      case 'audio':
+        return { type: 'text', text: partText(part) };
+      case 'resource':
+        return withoutUndefined({ type: 'resource', uri: part.uri, name: part.name, mediaType: part.mediaType, text: partText(part) }) as ContentPart;
+    }
+  });
 }
 
 /** Decoded size of a base64 string, without decoding it. */

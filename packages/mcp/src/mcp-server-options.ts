@@ -3,7 +3,7 @@ import { isServerName } from './tool-names.js';
 
 /** What every server takes, whatever its transport. */
 export interface McpServerCommonOptions {
-  /** Names the plugin (`mcp:<name>`) and prefixes every tool: `<name>__<tool>`. Letters, digits, `-`, single `_`; at most 32. */
+  /** Names the plugin (`mcp:<name>`) and prefixes every tool: `<name>__<tool>`. Letters, digits, `-`, single `_`; at most 30. */
   readonly name: string;
   /** Tiers by the server's own tool names; `'*'` for the rest. Unmapped tools are `dangerous`. */
   readonly tiers?: McpTierMap;
@@ -54,7 +54,7 @@ export function resolveServerOptions(options: McpServerOptions): ResolvedServerO
   if (typeof options !== 'object' || options === null) throw new TypeError('mcpServer: expected options { name, command } or { name, url }.');
   const { name } = options;
   if (!isServerName(name)) {
-    throw new TypeError(`mcpServer: name ${JSON.stringify(name)} must be 1 to 32 letters, digits, "-" or single "_" (it prefixes tool names as <name>__<tool>).`);
+    throw new TypeError(`mcpServer: name ${JSON.stringify(name)} must be 1 to 30 letters, digits, "-" or single "_" (it prefixes tool names as <name>__<tool>).`);
   }
   const where = `mcpServer "${name}"`;
   assertTierMap(options.tiers, where);

@@ -1,7 +1,7 @@
-import { definePlugin, type JsonSchema, type Plugin, type ToolDefinition } from '@weir/core';
+import { definePlugin, type ContentPart, type JsonSchema, type Plugin, type ToolDefinition } from '@weir/core';
 import { describeTool, type McpToolInfo } from './describe-tool.js';
 import { loadClientSdk } from './load-sdk.js';
-import { partsToText, type McpPart } from './mcp-content.js';
+import { toContentParts, type McpPart } from './mcp-content.js';
 import { McpServerLink } from './mcp-server-link.js';
 import { resolveServerOptions, type McpServerOptions } from './mcp-server-options.js';
 import { McpToolSet } from './mcp-tool-set.js';
@@ -48,7 +48,7 @@ export function mcpServer(options: McpServerOptions): Plugin {
           return value;
         },
       });
-      const tools = new McpToolSet(resolved.name, (tool) => ctx.tools.register(tool), buildTool, ctx.logger);
+      const tools = new McpToolSet(resolved.name, (tool) => ctx.tools.register(tool, { server: resolved.name }), buildTool, ctx.logger);
       link = new McpServerLink(resolved, sdk, ctx.logger, (listed) => {
         try {
           tools.replace(listed);
@@ -65,9 +65,10 @@ export function mcpServer(options: McpServerOptions): Plugin {
   });
 }
 
-function renderOutcome(value: unknown): string {
+// The server's content blocks as the core's parts: an image reaches a model that takes images.
+function renderOutcome(value: unknown): string | readonly ContentPart[] {
   const parts = typeof value === 'object' && value !== null ? partsOfValue.get(value) : undefined;
-  if (parts !== undefined && parts.length > 0) return partsToText(parts);
+  if (parts !== undefined && parts.length > 0) return toContentParts(parts);
   return typeof value === 'string' ? value : JSON.stringify(value, null, 2);
 }
 

@@ -19,12 +19,23 @@ function setUp() {
 }
 
 describe('McpToolSet', () => {
-  it('registers <server>__<tool>, mapping characters weir does not allow, and skips what it cannot name', () => {
+  it('registers <server>__<tool>; a name weir does not allow becomes a legal, stable, distinct one; task-only tools are skipped', () => {
     const { harness, set } = setUp();
-    set.replace([info('read.file'), info('x'.repeat(70)), info('read_file'), info('task', { execution: { taskSupport: 'required' } })]);
-    // "read.file" maps to srv__read_file; the real "read_file" then collides and is skipped.
-    expect(harness.tools.names()).toEqual(['srv__read_file']);
-    expect(set.names()).toEqual(['srv__read_file']);
+    const long = 'x'.repeat(70);
+    set.replace([info('read.file'), info(long), info('read_file'), info('task', { execution: { taskSupport: 'required' } })]);
+    const names = harness.tools.names();
+    // "read.file" and "read_file" no longer collide: the mapped one carries a hash of the original.
+    expect(names).toContain('srv__read_file');
+    const dotted = names.find((name) => name.startsWith('srv__read_file_'))!;
+    expect(dotted).toMatch(/^srv__read_file_[0-9a-f]+$/);
+    const overlong = names.find((name) => name.startsWith('srv__xxx'))!;
+    expect(overlong.length).toBeLessThanOrEqual(64);
+    expect(names).toHaveLength(3);
+    expect(harness.tools.get(dotted)!.description).toBe('tool read.file');
+    // The same server tools get the same names on the next start.
+    const again = setUp();
+    again.set.replace([info('read.file'), info(long)]);
+    expect(again.harness.tools.names().sort()).toEqual([dotted, overlong].sort());
   });
 
   it('skips a tool whose schema does not compile, keeping the others', () => {

@@ -1,6 +1,5 @@
-import { ToolRegistry, type Disposer, type Logger, type ToolDefinition } from '@weir/core';
+import { namespacedName, ToolRegistry, type Disposer, type Logger, type ToolDefinition } from '@weir/core';
 import type { McpToolInfo } from './describe-tool.js';
-import { namespacedToolName } from './tool-names.js';
 
 /** Builds the weir tool for one server tool, named `weirName`. */
 export type ToolFactory = (tool: McpToolInfo, weirName: string) => ToolDefinition;
@@ -63,14 +62,17 @@ export class McpToolSet {
     const scratch = new ToolRegistry();
     const definitions: ToolDefinition[] = [];
     for (const tool of tools) {
-      const name = namespacedToolName(this.server, tool.name);
       const skip = (why: string, err?: unknown) => this.logger.warn({ server: this.server, tool: tool.name, err }, `skipped the MCP tool "${tool.name}": ${why}`);
       if (tool.execution?.taskSupport === 'required') {
         skip('it can only be run as a task (taskSupport "required"), and weir calls tools directly');
         continue;
       }
-      if (name === undefined) {
-        skip(`"${this.server}__${tool.name}" cannot be a weir tool name (at most 64 of a-z, A-Z, 0-9, "_", "-")`);
+      let name: string;
+      try {
+        // Illegal characters or an overlong name: legal, stable and distinct through a short hash.
+        name = namespacedName(this.server, tool.name);
+      } catch (error) {
+        skip(error instanceof Error ? error.message : String(error), error);
         continue;
       }
       if (scratch.has(name)) {

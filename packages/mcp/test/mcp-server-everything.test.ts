@@ -31,6 +31,10 @@ describe('mcpServer over stdio against server-everything', () => {
     expect(echo.parameters).toMatchObject({ type: 'object', properties: { message: { type: 'string' } } });
   });
 
+  it('records where each tool comes from: the plugin and the server', () => {
+    expect(harness.tools.get('everything__echo')!.source).toEqual({ plugin: 'mcp:everything', server: 'everything' });
+  });
+
   it('shows the server annotations as hints', () => {
     expect(harness.tools.get('everything__trigger-long-running-operation')!.description).toMatch(/Hints from the server, not verified: read-only/);
   });
@@ -51,14 +55,14 @@ describe('mcpServer over stdio against server-everything', () => {
     expect(sum.content).toContain('5');
   });
 
-  it('keeps the image of get-tiny-image as a part and names it in the text', async () => {
+  it('keeps the image of get-tiny-image as a part, in the value and in what the model reads', async () => {
     const result = await call('everything__get-tiny-image');
     expect(result.ok).toBe(true);
     const parts = valueOf(result) as readonly { type: string; mediaType?: string; data?: string }[];
     const image = parts.find((part) => part.type === 'image')!;
     expect(image.mediaType).toBe('image/png');
     expect(Buffer.from(image.data!, 'base64').subarray(1, 4).toString()).toBe('PNG');
-    expect(result.content).toMatch(/\[image: image\/png, \d+ bytes\]/);
+    expect(result.parts).toContainEqual({ type: 'image', mediaType: 'image/png', data: image.data });
   });
 
   it('structuredContent is the value and outputSchema the output schema', async () => {

@@ -14,6 +14,8 @@ const tools = definePlugin({
     ctx.tools.register(defineTool({ name: 'echo', description: 'Echoes text.', tier: 'read-only', parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] }, execute: ({ text }) => `echo: ${text}` }));
     ctx.tools.register(defineTool({ name: 'broken', description: 'Always fails.', tier: 'read-only', parameters: { type: 'object' }, execute: () => { throw new Error('the disk is full'); } }));
     ctx.tools.register(defineTool({ name: 'picture', description: 'A tiny image.', tier: 'read-only', parameters: { type: 'object' }, execute: () => [{ type: 'text', text: 'a dot:' }, { type: 'image', data: PNG, mediaType: 'image/png' }] }));
+    // A tool of the core's shape: its value is data, its renderer gives the model text and an image.
+    ctx.tools.register(defineTool({ name: 'chart', description: 'Renders a chart.', tier: 'read-only', parameters: { type: 'object' }, output: { render: (value: { title: string }) => [{ type: 'text', text: value.title }, { type: 'image', data: PNG, mediaType: 'image/png' }, { type: 'resource', uri: 'file:///data.csv', name: 'data.csv' }] }, execute: () => ({ title: 'sales' }) }));
     ctx.tools.register(defineTool({ name: 'weather', description: 'Structured.', tier: 'read-only', parameters: { type: 'object' }, output: { schema: { type: 'object', properties: { celsius: { type: 'number' } }, required: ['celsius'] } }, execute: () => ({ celsius: 21 }) }));
     ctx.tools.register(defineTool({ name: 'erase', description: 'Needs approval.', tier: 'dangerous', parameters: { type: 'object' }, execute: () => 'erased' }));
     ctx.tools.register(defineTool({
@@ -67,7 +69,7 @@ describe('serveHarness over Streamable HTTP, driven by the SDK client', () => {
   it('lists the harness tools with their schemas and the tier as hints', async () => {
     const client = await connect();
     const { tools: listed } = await client.listTools();
-    expect(listed.map((tool) => tool.name).sort()).toEqual(['broken', 'chatty', 'echo', 'erase', 'picture', 'weather']);
+    expect(listed.map((tool) => tool.name).sort()).toEqual(['broken', 'chart', 'chatty', 'echo', 'erase', 'picture', 'weather']);
     expect(listed.find((tool) => tool.name === 'echo')).toMatchObject({ inputSchema: { type: 'object', required: ['text'] }, annotations: { readOnlyHint: true } });
     expect(listed.find((tool) => tool.name === 'erase')!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
     expect(listed.find((tool) => tool.name === 'weather')!.outputSchema).toMatchObject({ type: 'object' });
@@ -95,6 +97,16 @@ describe('serveHarness over Streamable HTTP, driven by the SDK client', () => {
     expect(picture.content).toEqual([{ type: 'text', text: 'a dot:' }, { type: 'image', data: PNG, mimeType: 'image/png' }]);
     const weather = await client.callTool({ name: 'weather', arguments: {} });
     expect(weather.structuredContent).toEqual({ celsius: 21 });
+  });
+
+  it("a renderer's content parts become MCP content: text, image, and a resource link", async () => {
+    const client = await connect();
+    const chart = await client.callTool({ name: 'chart', arguments: {} });
+    expect(chart.content).toEqual([
+      { type: 'text', text: 'sales' },
+      { type: 'image', data: PNG, mimeType: 'image/png' },
+      { type: 'resource_link', uri: 'file:///data.csv', name: 'data.csv' },
+    ]);
   });
 
   it('a call that needs approval asks the client through elicitation: accept runs it', async () => {
