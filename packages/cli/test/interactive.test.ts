@@ -4,7 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startModelServer, type ModelServer } from './support/model-server.js';
+import { closedPort, startModelServer, type ModelServer } from './support/model-server.js';
 import { makeSandbox, runWeir, type Sandbox } from './support/run-weir.js';
 import { startTerminal, tmuxMissing, type Terminal } from './support/terminal.js';
 import { writeTestConfig, writeTestPlugin } from './support/test-plugin.js';
@@ -58,6 +58,26 @@ describe.skipIf(tmuxMissing !== undefined)('weir, interactive, in a real termina
     await t.type('/exit');
     expect(await t.waitFor(/WEIR EXITED/)).toContain('WEIR EXITED 0');
   }, 90_000);
+
+  it('a model that cannot be reached is one [error] line and the prompt comes back; the next run finishes the open turn', async () => {
+    const port = await closedPort();
+    const { terminal: t } = open([], { OPENAI_BASE_URL: `http://127.0.0.1:${port}/v1`, OPENAI_MODEL: 'local', OPENAI_MAX_RETRIES: '0' });
+    await t.waitFor(PROMPT);
+    await t.type('hello?');
+    const failed = await t.waitFor(/\[error\] [^\n]*127\.0\.0\.1[^\n]*\n> /);
+    expect(failed).not.toMatch(/\n\s+at /);
+    await t.type('/exit');
+    await t.waitFor(/WEIR EXITED 0/);
+    t.close();
+
+    // The question was never answered: --continue asks the model again before anything else.
+    const again = open(['--continue'], standIn());
+    await again.terminal.waitFor(/\[session\] \S+ resumed[\s\S]*^> /m);
+    await again.terminal.type('and now?');
+    await again.terminal.waitFor(/finishing the turn the last run left open[\s\S]*You said: hello\?[\s\S]*You said: and now\?\n> /);
+    await again.terminal.type('/exit');
+    await again.terminal.waitFor(/WEIR EXITED 0/);
+  }, 120_000);
 
   it('asks before a write: allow once writes the file, deny tells the model', async () => {
     const { terminal: t, sandbox: s } = open([], standIn());
