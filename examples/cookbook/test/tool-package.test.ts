@@ -56,6 +56,19 @@ describe('tools as npm packages', () => {
     expect(error.message).toContain('"weir-tool-does-not-exist"');
   });
 
+  it('names a missing plugin file as a file, never suggesting npm install of a path', async () => {
+    const harness = createHarness();
+    const error = (await loadPlugins(['./no-such-plugin.mjs'], harness, { from: cookbookDir }).catch((caught: unknown) => caught)) as HarnessError;
+    expect(error.code).toBe('PLUGIN_NOT_FOUND');
+    expect(error.message).toBe(`The plugin file "./no-such-plugin.mjs" does not exist (looked for ${join(cookbookDir, 'no-such-plugin.mjs')}). Check the path: a relative one is taken from ${cookbookDir}${cookbookDir.endsWith('/') ? '' : '/'}.`);
+    expect(error.message).not.toContain('npm install');
+  });
+
+  it('loads a plugin from a file path', async () => {
+    const app = await fakePackage('weir-tool-file', 'export default { name: "file-plugin", setup() {} };\n');
+    expect((await importPlugin('./node_modules/weir-tool-file/index.js', { from: app })).name).toBe('file-plugin');
+  });
+
   it('fails clearly, naming the package, when its default export is not a plugin', async () => {
     const app = await fakePackage('weir-tool-broken', 'export default { hello: "world" };\n');
     const error = (await importPlugin('weir-tool-broken', { from: app }).catch((caught: unknown) => caught)) as HarnessError;

@@ -42,6 +42,10 @@ export async function importPlugin(packageName: string, options: ImportPluginOpt
     const conditions = new Set(options.conditions ?? ['node', 'import', ...processConditions()]);
     url = moduleResolve(packageName, new URL(parent), conditions).href;
   } catch (error) {
+    if (isFileSpecifier(packageName)) {
+      const file = packageName.startsWith('file:') ? new URL(packageName) : new URL(packageName, parent);
+      throw new HarnessError('PLUGIN_NOT_FOUND', `The plugin file "${packageName}" does not exist (looked for ${decodeURIComponent(file.pathname)}). Check the path: a relative one is taken from ${decodeURIComponent(new URL(parent).pathname)}.`, { cause: error });
+    }
     throw new HarnessError('PLUGIN_NOT_FOUND', `Cannot find the plugin package "${packageName}" from ${new URL(parent).pathname}. Install it (npm install ${packageName}) or check the name.`, { cause: error });
   }
   let module: { default?: unknown };
@@ -63,6 +67,11 @@ export async function importPlugin(packageName: string, options: ImportPluginOpt
     throw new HarnessError('INVALID_PLUGIN', `The default export of "${packageName}" is not a plugin or a plugin factory. Export default definePlugin({ name, setup }) or a function returning one.`);
   }
   return plugin;
+}
+
+/** A path or a file URL, not a package name: `./x.mjs`, `../x.mjs`, `/abs/x.mjs`, `file:///x.mjs`. */
+function isFileSpecifier(specifier: string): boolean {
+  return specifier.startsWith('./') || specifier.startsWith('../') || specifier.startsWith('/') || specifier.startsWith('file:');
 }
 
 /**
