@@ -131,6 +131,12 @@ export class BudgetMeter {
     this.#parent?.charge(modelId, usage, false);
   }
 
+  /** True when a limit here or in a parent counts tokens or dollars: a call without reported usage must then be estimated. */
+  get countsTokens(): boolean {
+    const b = this.#budget;
+    return b.inputTokens !== undefined || b.outputTokens !== undefined || b.costUsd !== undefined || this.#parent?.countsTokens === true;
+  }
+
   /** The model id that had no price, when one did (the turn's log says which). */
   get unpriced(): string | undefined {
     return this.#unpriced ?? this.#parent?.unpriced;

@@ -43,6 +43,7 @@ export interface TurnContext {
 
 const NO_RESULTS: readonly ToolResult[] = Object.freeze([]);
 const ABORTED = Symbol('aborted');
+const NO_USAGE: Usage = Object.freeze({ inputTokens: 0, outputTokens: 0 });
 
 /** What starts a turn: the user's text, or (resuming a session) the calls its last turn left unrun. */
 export type TurnInput = { readonly text: string; readonly parts?: readonly ContentPart[] } | { readonly resume: readonly ModelToolCall[] };
@@ -130,7 +131,9 @@ export async function runTurn(context: TurnContext, input: TurnInput): Promise<T
       if (answered === ABORTED) return await end('aborted');
       if (policies !== undefined) {
         const modelId = answered.model ?? (planned?.model ?? context.model).id;
-        policies.budget?.charge(modelId, usageOrEstimate(messages, answered));
+        const budget = policies.budget;
+        // Estimating walks the history: only when a limit counts tokens and the provider reported none.
+        if (budget !== undefined) budget.charge(modelId, budget.countsTokens ? usageOrEstimate(messages, answered) : (answered.usage ?? NO_USAGE));
         policies.compactor?.observe(messages.length, answered);
       }
       // Checked and given unique ids before the answer joins the history: a malformed call leaves it answerable.
