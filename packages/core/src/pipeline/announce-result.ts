@@ -14,6 +14,6 @@ export function tellJournal(journal: ToolCallJournal, result: ToolResult, contex
   try {
     journal.settled(result);
   } catch (error) {
-    context.logger.warn({ err: error, callId: context.callId }, 'the tool call journal failed on a result; the result stands');
+    context.logger.warn({ err: error, callId: context.callId, tool: context.toolName, stage: 'result' }, 'the tool call journal failed on a result; the result stands');
   }
 }

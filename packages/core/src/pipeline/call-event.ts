@@ -11,7 +11,9 @@ export type CallStage = 'validate' | 'prepareExecution' | 'guards' | 'approval' 
 
 /**
  * What the `call` observer hook hears about one call, as it happens (synchronously, at the moment
- * it describes: a piece's event comes when it ended, `durationMs` after it began). Every call gets
+ * it describes: a piece's event comes when it ended, `durationMs` after it began). Events are
+ * read-only by type and not frozen: a call makes several, and freezing each cost more than
+ * making it; every observer of the hook gets the same object. Every call gets
  * `start` first and `settle` last; between them come the events of the pieces it went through.
  * Durations are milliseconds from `performance.now()`, rounded to microseconds.
  *
@@ -40,7 +42,14 @@ export type CallEvent =
 /** Hands one event to the `call` observers; present on a call's context only when someone taps the hook. */
 export type CallObserver = (event: CallEvent) => void;
 
-/** Milliseconds since `since` (a `performance.now()` reading), rounded to microseconds. */
+/** Tells `observe` that `stage` ended now, and returns now (the next piece's start): one clock reading per piece. */
+export function tellStage(observe: CallObserver, stage: CallStage, began: number): number {
+  const now = performance.now();
+  observe({ type: 'stage', stage, durationMs: Math.round((now - began) * 1000) / 1000 });
+  return now;
+}
+
+/** Milliseconds since `start` (a `performance.now()` reading), rounded to microseconds. */
 export function since(start: number): number {
   return Math.round((performance.now() - start) * 1000) / 1000;
 }

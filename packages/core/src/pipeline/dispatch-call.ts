@@ -29,13 +29,26 @@ export async function dispatchCall(
   args: ToolArguments,
 ): Promise<{ readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly result: ToolFailure }> {
   const tool = context.tool!;
+  const observe = context.observe;
   let dispatch: Dispatch = async (bodyArgs, exec) => {
     // Settled is final: a wrapper that queued the call past its deadline or abort never starts the body.
     if (context.bodyClosed) throw new BodyClosed();
     context.attempts += 1;
-    return tool.execute(bodyArgs, context.attempts === 1 ? exec : { ...exec, attempt: context.attempts, callKey: exec.callKey, run: exec.run, signal: exec.signal });
+    const attemptExec = context.attempts === 1 ? exec : { ...exec, attempt: context.attempts, callKey: exec.callKey, run: exec.run, signal: exec.signal };
+    if (observe === undefined) return tool.execute(bodyArgs, attemptExec);
+    // Observed: tell the attempt as it ends. One still running when the call settled (a timeout,
+    // an abort) is not told: the call's result says why it ended.
+    const began = performance.now();
+    const attempt = context.attempts;
+    try {
+      const value = await tool.execute(bodyArgs, attemptExec);
+      if (!context.bodyClosed) observe({ type: 'attempt', attempt, ok: true, durationMs: since(began) });
+      return value;
+    } catch (error) {
+      if (!context.bodyClosed) observe({ type: 'attempt', attempt, ok: false, error, durationMs: since(began) });
+      throw error;
+    }
   };
-  if (context.observe !== undefined) dispatch = timeAttempts(dispatch, context, context.observe);
   if (tool.retryPolicy) dispatch = withRetry(dispatch, tool.retryPolicy);
   if (hasTaps(runtime.hooks.execute)) dispatch = (await runtime.hooks.execute.promise(dispatch, context)) as Dispatch;
 
@@ -78,25 +91,7 @@ function progressDelivery(runtime: HarnessRuntime, context: PipelineContext): ((
     try {
       listener(update, context);
     } catch (error) {
-      context.logger.error({ err: error, callId: context.callId }, 'the run\'s progress listener failed; the call goes on');
-    }
-  };
-}
-
-/**
- * For an observed call: tells each attempt of the body as it ends. An attempt still running when
- * the call settled (a timeout, an abort) is not told: the call's result says why it ended.
- */
-function timeAttempts(body: Dispatch, context: PipelineContext, observe: CallObserver): Dispatch {
-  return async (args, exec) => {
-    const began = performance.now();
-    try {
-      const value = await body(args, exec);
-      if (!context.bodyClosed) observe({ type: 'attempt', attempt: context.attempts, ok: true, durationMs: since(began) });
-      return value;
-    } catch (error) {
-      if (!context.bodyClosed && !(error instanceof BodyClosed)) observe({ type: 'attempt', attempt: context.attempts, ok: false, error, durationMs: since(began) });
-      throw error;
+      context.logger.error({ err: error, callId: context.callId, tool: context.toolName, hook: 'progress' }, 'the run\'s progress listener failed; the call goes on');
     }
   };
 }

@@ -9,7 +9,7 @@ import type { ExecuteOptions } from './execute-options.js';
 import type { PipelineContext } from './pipeline-context.js';
 import { metaOf } from './pipeline-context.js';
 import { readyPreparation } from './ready-preparation.js';
-import { since, type CallObserver, type CallStage } from './call-event.js';
+import { since, tellStage, type CallObserver, type CallStage } from './call-event.js';
 import type { Preparation } from './stage-values.js';
 import { invalidArguments, parseArguments } from './tool-arguments.js';
 
@@ -34,7 +34,7 @@ export async function prepareExecution(runtime: HarnessRuntime, context: Pipelin
 
   // Observed calls time each piece; an unobserved one reads no clock.
   const observe = context.observe;
-  let began = observe === undefined ? 0 : performance.now();
+  let began = context.startedAt;
   const parsed = parseArguments(context.rawArguments);
   if (!parsed.ok) return observed(observe, 'validate', began, { status: 'settled', result: invalidArguments(context, [`(root): ${parsed.problem}`]) });
   if (typeof context.rawArguments !== 'string') context.rawArguments = parsed.value;
@@ -42,10 +42,10 @@ export async function prepareExecution(runtime: HarnessRuntime, context: Pipelin
   if (!validation.ok) return observed(observe, 'validate', began, { status: 'settled', result: invalidArguments(context, validation.issues) });
 
   let preparation: Preparation = readyPreparation(deepFreeze(validation.value as ToolArguments));
-  if (observe !== undefined) began = observed(observe, 'validate', began, performance.now());
+  if (observe !== undefined) began = tellStage(observe, 'validate', began);
   if (hasTaps(runtime.hooks.prepareExecution)) {
     preparation = (await runtime.hooks.prepareExecution.promise(preparation, context)) as Preparation;
-    if (observe !== undefined) began = observed(observe, 'prepareExecution', began, performance.now());
+    if (observe !== undefined) began = tellStage(observe, 'prepareExecution', began);
   }
   if (preparation.status !== 'ready') return preparation;
   const approved = checkExpectedHash(context, preparation, options?.expectedArgumentsHash);
@@ -54,7 +54,7 @@ export async function prepareExecution(runtime: HarnessRuntime, context: Pipelin
   const { guards, approval, approvalTimeoutMs } = runtime;
   const guardCall = Object.freeze({ callId: context.callId, callKey: context.callKey, toolName: context.toolName, tier: tool.tier, arguments: approved.arguments, files: tool.files, source: tool.source });
   const verdict = await guards.evaluate(guardCall, { signal: context.signal, sandbox: context.sandbox, logger: context.logger }, context.hookTimeoutMs, observe);
-  if (observe !== undefined) began = observed(observe, 'guards', began, performance.now());
+  if (observe !== undefined) began = tellStage(observe, 'guards', began);
   if (verdict.decision === 'allow') return cleared(context, approved);
   if (verdict.decision === 'deny') {
     const reason = verdict.reason ? `: ${verdict.reason}` : '.';
@@ -76,9 +76,9 @@ export async function prepareExecution(runtime: HarnessRuntime, context: Pipelin
   return cleared(context, approved);
 }
 
-/** Tells the observer (if any) that `stage` ended, and passes `value` on (a next start time, or the preparation). */
-function observed<T>(observe: CallObserver | undefined, stage: CallStage, began: number, value: T): T {
-  observe?.({ type: 'stage', stage, durationMs: since(began) });
+/** Tells the observer (if any) that `stage` ended, and passes the preparation on. */
+function observed(observe: CallObserver | undefined, stage: CallStage, began: number, value: Preparation): Preparation {
+  if (observe !== undefined) tellStage(observe, stage, began);
   return value;
 }
 

@@ -9,7 +9,7 @@ import type { ExecuteOptions } from './execute-options.js';
 import { finalizeContent } from './finalize-content.js';
 import type { PipelineContext, RunSource } from './pipeline-context.js';
 import { createCallContext, elapsed, metaOf } from './pipeline-context.js';
-import { since, type CallObserver } from './call-event.js';
+import { tellStage, type CallObserver } from './call-event.js';
 import { postExecute } from './post-execute.js';
 import { prepareExecution } from './prepare-execution.js';
 import type { ToolCallJournal } from './tool-call-journal.js';
@@ -41,7 +41,7 @@ export async function runToolCall(
     } else if (preparation.status === 'substitute') {
       if (observe !== undefined) began = performance.now();
       result = await createSuccessResult(runtime, context, preparation.value, preparation.content);
-      if (observe !== undefined) observe({ type: 'stage', stage: 'createSuccessResult', durationMs: since(began) });
+      if (observe !== undefined) tellStage(observe, 'createSuccessResult', began);
     } else {
       const journal = options?.journal;
       const unrecorded = journal === undefined ? undefined : await recordStart(journal, context, preparation.arguments);
@@ -50,12 +50,9 @@ export async function runToolCall(
       } else {
         if (observe !== undefined) began = performance.now();
         const outcome = await dispatchCall(runtime, context, preparation.arguments);
-        if (observe !== undefined) {
-          observe({ type: 'stage', stage: 'execute', durationMs: since(began) });
-          began = performance.now();
-        }
+        if (observe !== undefined) began = tellStage(observe, 'execute', began);
         result = outcome.ok ? await createSuccessResult(runtime, context, outcome.value, undefined) : outcome.result;
-        if (observe !== undefined && outcome.ok) observe({ type: 'stage', stage: 'createSuccessResult', durationMs: since(began) });
+        if (observe !== undefined && outcome.ok) tellStage(observe, 'createSuccessResult', began);
       }
     }
   } catch (error) {
@@ -67,21 +64,21 @@ export async function runToolCall(
   if (hasTaps(runtime.hooks.postExecute)) {
     if (observe !== undefined) began = performance.now();
     result = await postExecute(runtime, context, result);
-    if (observe !== undefined) observe({ type: 'stage', stage: 'postExecute', durationMs: since(began) });
+    if (observe !== undefined) tellStage(observe, 'postExecute', began);
   }
   if (observe === undefined) return { result: finalizeContent(runtime, context, result), context };
   // Stage 6a is told only when it has something to run: the tool's own transform or taps.
   const transforms = context.tool?.finalizeContent !== undefined || hasTaps(runtime.hooks.finalizeContent);
   began = performance.now();
   result = finalizeContent(runtime, context, result);
-  if (transforms) observe({ type: 'stage', stage: 'finalizeContent', durationMs: since(began) });
+  if (transforms) tellStage(observe, 'finalizeContent', began);
   return settle(context, result);
 }
 
-/** Sets the call's observer (each event frozen, then handed to the `call` taps) and tells them the call started. */
+/** Sets the call's observer (each event handed to the `call` taps) and tells them the call started. */
 function startObserving(runtime: HarnessRuntime, context: PipelineContext, runs: RunSource): CallObserver {
   const hook = runtime.hooks.call;
-  const observe: CallObserver = (event) => hook.call(Object.freeze(event), context);
+  const observe: CallObserver = (event) => hook.call(event, context);
   context.observe = observe;
   observe({ type: 'start', queuedMs: runs.startedAt === undefined ? 0 : Math.max(0, Math.round((context.startedAt - runs.startedAt) * 1000) / 1000) });
   return observe;
@@ -128,7 +125,7 @@ async function recordStart(journal: ToolCallJournal, context: PipelineContext, a
     return undefined;
   } catch (error) {
     if (isCallAborted(error)) return failureResult(metaOf(context), 'ABORTED', `${context.toolName} was cancelled before it started.`);
-    context.logger.error({ err: error, callId: context.callId }, 'the tool call journal refused a start; the call does not run');
+    context.logger.error({ err: error, callId: context.callId, tool: context.toolName, stage: 'execute' }, 'the tool call journal refused a start; the call does not run');
     return failureResult(metaOf(context), 'NOT_EXECUTED', `${context.toolName} was not run: its start could not be recorded (${causeMessage(error)}).`);
   }
 }

@@ -100,7 +100,7 @@ export async function runWithDeadline(
     const settled = await Promise.race([running.then((value) => ({ value }), (error: unknown) => ({ error })), interrupted]);
     if (typeof settled === 'string') {
       running.then(
-        () => options.logger.debug({ callId: exec.callId }, 'late value dropped: the call had already timed out or been aborted'),
+        () => options.logger.debug({ callId: exec.callId, tool: exec.toolName, stage: 'execute' }, 'late value dropped: the call had already timed out or been aborted'),
         () => undefined,
       );
       return { ok: false, reason: settled };

@@ -8,14 +8,14 @@ import { metaOf } from './pipeline-context.js';
 export function unexpectedFailure(context: PipelineContext, error: unknown): ToolResult {
   if (isCallAborted(error)) return failureResult(metaOf(context), 'ABORTED', `${context.toolName} was cancelled before it finished.`);
   if (error instanceof HookFailure) {
-    context.logger.warn({ err: error.cause, tap: error.tapName, stage: error.stage, callId: context.callId }, error.message);
+    context.logger.warn({ err: error.cause, tap: error.tapName, stage: error.stage, callId: context.callId, tool: context.toolName }, error.message);
     return failureResult(
       metaOf(context),
       'HOOK_FAILED',
       `The call did not complete: plugin "${error.tapName}" failed in ${error.stage} (${causeMessage(error.cause)}).`,
     );
   }
-  context.logger.error({ err: error, callId: context.callId }, 'unexpected error in the tool pipeline');
+  context.logger.error({ err: error, callId: context.callId, tool: context.toolName }, 'unexpected error in the tool pipeline');
   return failureResult(metaOf(context), 'EXECUTION_FAILED', `${context.toolName} failed: ${causeMessage(error)}`);
 }
 

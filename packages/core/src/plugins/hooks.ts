@@ -58,9 +58,9 @@ export function createHooks() {
     /** Beside the stages: observers of a running body's `exec.progress` reports, as they happen. */
     progress: adapt(new SyncHook<[ToolProgress, CallContext], unknown>(['progress', 'context'], 'tools/progress'), adaptProgressTap),
     /** Beside the stages: one call's lifecycle (start, each timed piece, guard verdicts, approval, attempts, settle), for tracing. */
-    call: adapt(new SyncHook<[CallEvent, CallContext], unknown>(['event', 'context'], 'tools/call'), adaptObserverTap('call', (context) => (context as CallContext).logger)),
+    call: adapt(new SyncHook<[CallEvent, CallContext], unknown>(['event', 'context'], 'tools/call'), adaptObserverTap('call', (context) => ({ logger: (context as CallContext).logger, fields: { callId: (context as CallContext).callId, tool: (context as CallContext).toolName } }))),
     /** Beside the stages: an agent turn's lifecycle and its model calls (request, response, usage), for tracing. */
-    turn: adapt(new SyncHook<[TurnEvent, TurnInfo], unknown>(['event', 'turn'], 'agent/turn'), adaptObserverTap('turn', (turn) => (turn as TurnInfo).logger)),
+    turn: adapt(new SyncHook<[TurnEvent, TurnInfo], unknown>(['event', 'turn'], 'agent/turn'), adaptObserverTap('turn', (turn) => ({ logger: (turn as TurnInfo).logger, fields: { runId: (turn as TurnInfo).run.id } }))),
   });
 }
 

@@ -180,7 +180,7 @@ function applyResultAction(
       }
       if (isPolicyFailure(result)) {
         // A denial, a block, a timeout... is what happened: no tap can make it read as a success.
-        context.logger.warn({ tap: tapName, stage, callId: context.callId, code: (result as { error: { code: string } }).error.code }, `"${tapName}" tried to replace a ${(result as { error: { code: string } }).error.code} result; the failure stands`);
+        context.logger.warn({ tap: tapName, stage, callId: context.callId, tool: context.toolName, code: (result as { error: { code: string } }).error.code }, `"${tapName}" tried to replace a ${(result as { error: { code: string } }).error.code} result; the failure stands`);
         return result;
       }
       return buildSuccess(context, replace.value, replace.content, result.context);
@@ -220,7 +220,7 @@ export const adaptResultTap: TapAdapter = (tap, state) => ({
   fn: (result: ToolResult, context: PipelineContext): void => {
     if (state.removed) return;
     const report = (error: unknown) =>
-      context.logger.error({ err: error, tap: tap.name, stage: 'result', callId: result.callId }, `result observer "${tap.name}" failed`);
+      context.logger.error({ err: error, tap: tap.name, stage: 'result', callId: result.callId, tool: result.toolName }, `result observer "${tap.name}" failed`);
     try {
       const output = tap.fn(result, context) as unknown;
       if (output instanceof Promise) output.catch(report);
@@ -236,7 +236,7 @@ export const adaptProgressTap: TapAdapter = (tap, state) => ({
   fn: (update: ToolProgress, context: PipelineContext): void => {
     if (state.removed) return;
     const report = (error: unknown) =>
-      context.logger.error({ err: error, tap: tap.name, hook: 'progress', callId: context.callId }, `progress observer "${tap.name}" failed`);
+      context.logger.error({ err: error, tap: tap.name, hook: 'progress', callId: context.callId, tool: context.toolName }, `progress observer "${tap.name}" failed`);
     try {
       const output = tap.fn(update, context) as unknown;
       if (output instanceof Promise) output.catch(report);

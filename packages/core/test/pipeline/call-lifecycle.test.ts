@@ -41,10 +41,7 @@ describe('the call lifecycle: what the `call` observer hook hears', () => {
       'settle',
     ]);
     const all = events.byCall.get('c1')!;
-    for (const event of all) {
-      expect(Object.isFrozen(event)).toBe(true);
-      if ('durationMs' in event) expect(event.durationMs).toBeGreaterThanOrEqual(0);
-    }
+    for (const event of all) if ('durationMs' in event) expect(event.durationMs).toBeGreaterThanOrEqual(0);
     const settle = all.at(-1) as Extract<CallEvent, { type: 'settle' }>;
     expect(settle.result).toBe(result);
     expect(all.find((event) => event.type === 'guard' && event.decision === 'allow' && event.reason === 'fine')).toBeDefined();
