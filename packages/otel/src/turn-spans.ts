@@ -1,0 +1,178 @@
+import type { Context, Span } from '@opentelemetry/api';
+import type { TurnEvent, TurnInfo, Usage } from '@weir/core';
+import { messagesJson, responseJson, userTextJson } from './content.js';
+import { splitModelId } from './model-id.js';
+import { ATTR } from './semconv.js';
+import type { TracingSettings } from './tracing-settings.js';
+
+interface OpenTurn {
+  readonly span: Span;
+  readonly context: Context;
+  readonly provider: string;
+  readonly model: string;
+  /** The model call under way, then the last one that answered: its tool calls are its children. */
+  step: { readonly span: Span; readonly context: Context; readonly index: number; open: boolean } | undefined;
+}
+
+/**
+ * `invoke_agent {agent}` per turn (parent: the context active when the turn started) and
+ * `chat {model}` per model call, a child of its turn. The tool calls a model call asked for are
+ * children of its `chat` span (`parentOf`), so the tree reads turn, step, calls, in call order.
+ */
+export class TurnSpans {
+  readonly #settings: TracingSettings;
+  readonly #turns = new Map<string, OpenTurn>();
+
+  constructor(settings: TracingSettings) {
+    this.#settings = settings;
+  }
+
+  /** Open turns, for `parentOf` to skip the lookup (and the run) when there are none. */
+  get size(): number {
+    return this.#turns.size;
+  }
+
+  /** The context a tool call of run `runId` starts its span in: its step's, else its turn's; `undefined` outside a traced turn. */
+  parentOf(runId: string): Context | undefined {
+    const turn = this.#turns.get(runId);
+    return turn === undefined ? undefined : (turn.step?.context ?? turn.context);
+  }
+
+  readonly onTurn = (event: TurnEvent, info: TurnInfo): void => {
+    const { api, tracer, captureContent, agentName, instruments } = this.#settings;
+    switch (event.type) {
+      case 'turn-start': {
+        const { provider, model } = splitModelId(info.modelId);
+        const parent = api.context.active();
+        const span = tracer.startSpan(
+          `invoke_agent ${agentName}`,
+          {
+            kind: api.SpanKind.INTERNAL,
+            attributes: {
+              [ATTR.operationName]: 'invoke_agent',
+              [ATTR.agentName]: agentName,
+              [ATTR.providerName]: provider,
+              [ATTR.requestModel]: model,
+              [ATTR.runId]: info.run.id,
+            },
+          },
+          parent,
+        );
+        if (captureContent && event.text !== '') span.setAttribute(ATTR.inputMessages, userTextJson(event.text));
+        this.#turns.set(info.run.id, { span, context: api.trace.setSpan(parent, span), provider, model, step: undefined });
+        return;
+      }
+      case 'model-call-start': {
+        const turn = this.#turns.get(info.run.id);
+        if (turn === undefined) return;
+        const span = tracer.startSpan(
+          `chat ${turn.model}`,
+          {
+            kind: api.SpanKind.CLIENT,
+            attributes: { [ATTR.operationName]: 'chat', [ATTR.providerName]: turn.provider, [ATTR.requestModel]: turn.model, [ATTR.step]: event.step },
+          },
+          turn.context,
+        );
+        if (captureContent && span.isRecording()) span.setAttribute(ATTR.inputMessages, messagesJson(event.request.messages));
+        turn.step = { span, context: api.trace.setSpan(turn.context, span), index: event.step, open: true };
+        return;
+      }
+      case 'model-call-end': {
+        const turn = this.#turns.get(info.run.id);
+        const step = turn?.step;
+        if (turn === undefined || step === undefined || !step.open) return;
+        const { response } = event;
+        const span = step.span;
+        span.setAttribute(ATTR.finishReasons, [response.finishReason]);
+        setUsage(span, response.usage);
+        if (captureContent && span.isRecording()) span.setAttribute(ATTR.outputMessages, responseJson(response));
+        span.end();
+        step.open = false;
+        const attributes = { [ATTR.operationName]: 'chat', [ATTR.providerName]: turn.provider, [ATTR.requestModel]: turn.model };
+        instruments.operationDuration.record(event.durationMs / 1000, attributes);
+        if (response.usage !== undefined) {
+          instruments.tokenUsage.record(response.usage.inputTokens, { ...attributes, [ATTR.tokenType]: 'input' });
+          instruments.tokenUsage.record(response.usage.outputTokens, { ...attributes, [ATTR.tokenType]: 'output' });
+        }
+        return;
+      }
+      case 'model-call-error': {
+        const turn = this.#turns.get(info.run.id);
+        const step = turn?.step;
+        if (turn === undefined || step === undefined || !step.open) return;
+        const code = event.aborted ? 'ABORTED' : errorCode(event.error);
+        fail(this.#settings, step.span, code, event.error);
+        step.span.end();
+        step.open = false;
+        instruments.operationDuration.record(event.durationMs / 1000, {
+          [ATTR.operationName]: 'chat',
+          [ATTR.providerName]: turn.provider,
+          [ATTR.requestModel]: turn.model,
+          [ATTR.errorType]: code,
+        });
+        return;
+      }
+      case 'turn-end': {
+        const turn = this.#turns.get(info.run.id);
+        if (turn === undefined) return;
+        this.#turns.delete(info.run.id);
+        const { result } = event;
+        turn.span.setAttribute(ATTR.stopReason, result.stopReason);
+        turn.span.setAttribute(ATTR.steps, result.steps.length);
+        setUsage(turn.span, result.usage);
+        if (captureContent && result.text !== '' && turn.span.isRecording()) {
+          turn.span.setAttribute(ATTR.outputMessages, JSON.stringify([{ role: 'assistant', parts: [{ type: 'text', content: result.text }] }]));
+        }
+        turn.span.end();
+        if (result.usage !== undefined) {
+          const attributes = { [ATTR.operationName]: 'invoke_agent', [ATTR.agentName]: agentName, [ATTR.providerName]: turn.provider, [ATTR.requestModel]: turn.model };
+          instruments.turnTokens.record(result.usage.inputTokens, { ...attributes, [ATTR.tokenType]: 'input' });
+          instruments.turnTokens.record(result.usage.outputTokens, { ...attributes, [ATTR.tokenType]: 'output' });
+        }
+        return;
+      }
+      case 'turn-error': {
+        const turn = this.#turns.get(info.run.id);
+        if (turn === undefined) return;
+        this.#turns.delete(info.run.id);
+        fail(this.#settings, turn.span, errorCode(event.error), event.error);
+        turn.span.end();
+        return;
+      }
+    }
+  };
+
+  /** Ends every open span (the plugin is unloading): nothing is left open in the exporter's view. */
+  endAll(): void {
+    for (const turn of this.#turns.values()) {
+      if (turn.step?.open === true) {
+        turn.step.span.setAttribute(ATTR.unloaded, true);
+        turn.step.span.end();
+      }
+      turn.span.setAttribute(ATTR.unloaded, true);
+      turn.span.end();
+    }
+    this.#turns.clear();
+  }
+}
+
+function setUsage(span: Span, usage: Usage | undefined): void {
+  if (usage === undefined) return;
+  span.setAttribute(ATTR.inputTokens, usage.inputTokens);
+  span.setAttribute(ATTR.outputTokens, usage.outputTokens);
+  if (usage.cachedInputTokens !== undefined) span.setAttribute(ATTR.cacheReadInputTokens, usage.cachedInputTokens);
+}
+
+/** A weir error's code (`MODEL_CALL_FAILED`, `SESSION_WRITE_FAILED`, ...), else the error's name. */
+export function errorCode(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && code !== '') return code;
+  return error instanceof Error ? error.name : '_OTHER';
+}
+
+/** Marks a span failed: `error.type` always; the message (free text) only with `captureContent`. */
+export function fail(settings: TracingSettings, span: Span, code: string, error?: unknown): void {
+  span.setAttribute(ATTR.errorType, code);
+  const message = settings.captureContent ? (error instanceof Error ? error.message : typeof error === 'string' ? error : undefined) : undefined;
+  span.setStatus(message === undefined ? { code: settings.api.SpanStatusCode.ERROR, message: code } : { code: settings.api.SpanStatusCode.ERROR, message });
+}
