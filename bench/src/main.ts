@@ -3,6 +3,7 @@ import { cliStartupBench } from './cli-startup-bench.js';
 import { coldStartBench } from './cold-start-bench.js';
 import { hotReloadBench } from './hot-reload-bench.js';
 import { mcpBench } from './mcp-bench.js';
+import { otelBench } from './otel-bench.js';
 import { formatPeerTable, measurePeers } from './peers/measure-peers.js';
 import { pipelineBench } from './pipeline-bench.js';
 import { printScaleOut, scaleOutBench } from './scale-out/scale-out-bench.js';
@@ -11,7 +12,7 @@ import { shellBench } from './shell-bench.js';
 
 // `pnpm bench -- --quick`: every part shortened, rough figures, to check the benchmarks run.
 const quick = process.argv.includes('--quick');
-// `pnpm bench -- --only=scale-out`, `--only=mcp`, `--only=cli` or `--only=search`: one section alone.
+// `pnpm bench -- --only=scale-out`, `--only=mcp`, `--only=cli`, `--only=search` or `--only=otel`: one section alone.
 const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
 if (only === 'scale-out') {
   console.log(`weir benchmarks (scale-out only) - Node ${process.version}, ${process.platform}/${process.arch}`);
@@ -28,6 +29,12 @@ if (only === 'cli') {
   // The weir binary's start-up, on the built binary (the bench script builds first).
   console.log(`weir benchmarks (cli only) - Node ${process.version}, ${process.platform}/${process.arch}`);
   await cliStartupBench({ quick });
+  process.exit(0);
+}
+
+if (only === 'otel') {
+  console.log(`weir benchmarks (otel only) - Node ${process.version}, ${process.platform}/${process.arch}`);
+  await otelBench();
   process.exit(0);
 }
 
@@ -56,6 +63,7 @@ if (process.argv.includes('--cold-start') || only === 'cold-start') {
 }
 await pipelineBench();
 await hotReloadBench();
+await otelBench();
 const agentStep = await agentStepBench();
 await shellBench({ quick });
 
