@@ -1,4 +1,5 @@
-import { onAbort } from './abort-fanout.js';
+import { listenForAbort, stopListening, type AbortListener } from './abort-fanout.js';
+import { release, watch, type Watched } from './deadline-watch.js';
 import { HookFailure, type StageName } from '../plugins/hook-failure.js';
 
 /**
@@ -15,6 +16,8 @@ export interface AwaitedPiece {
   readonly name: string;
   /** Milliseconds the piece may take before the call fails closed (`HOOK_FAILED`); `Infinity` for none. */
   readonly boundMs: number;
+  /** A rejection is the plugin's failure: it becomes a `HookFailure` naming the plugin and the stage. */
+  readonly blame?: boolean;
 }
 
 /**
@@ -26,82 +29,63 @@ export interface AwaitedPiece {
 export function awaitPlugin<T>(value: T | PromiseLike<T>, signal: AbortSignal | undefined, piece: AwaitedPiece): T | Promise<T> {
   if (!isThenable(value)) return value;
   const bounded = Number.isFinite(piece.boundMs);
-  if (signal === undefined && !bounded) return Promise.resolve(value);
+  if (signal === undefined && !bounded) return piece.blame === true ? Promise.resolve(value).then(undefined, (error: unknown) => Promise.reject(blamed(piece, error))) : Promise.resolve(value);
   if (signal?.aborted) return Promise.reject(new CallAborted('the call was cancelled'));
-  return new Promise<T>((resolve, reject) => {
-    const entry: PendingPiece = {
-      deadline: bounded ? performance.now() + piece.boundMs : Infinity,
-      expire: () => {
-        unsubscribe?.();
-        reject(new HookFailure(piece.stage, piece.name, new Error(`did not settle within ${piece.boundMs} ms`)));
-      },
-    };
-    const unsubscribe = signal
-      ? onAbort(signal, () => {
-          release(entry);
-          reject(new CallAborted('the call was cancelled'));
-        })
-      : undefined;
-    if (bounded) watch(entry);
-    value.then(
-      (settled) => {
-        release(entry);
-        unsubscribe?.();
-        resolve(settled);
-      },
-      (error: unknown) => {
-        release(entry);
-        unsubscribe?.();
-        reject(error);
-      },
-    );
-  });
+  return new Promise<T>((resolve, reject) => new PendingPiece(value, signal, piece, bounded, resolve, reject));
 }
 
-function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+function blamed(piece: AwaitedPiece, error: unknown): unknown {
+  return error instanceof HookFailure || error instanceof CallAborted ? error : new HookFailure(piece.stage, piece.name, error);
+}
+
+/** True for a promise or any thenable. */
+export function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
   return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
 
-interface PendingPiece {
+/** One awaited piece: on the shared deadline watch and listening to the call's signal, until it settles. */
+class PendingPiece<T> implements Watched, AbortListener {
   readonly deadline: number;
-  readonly expire: () => void;
-}
+  #done = false;
+  readonly #signal: AbortSignal | undefined;
+  readonly #piece: AwaitedPiece;
+  readonly #resolve: (value: T) => void;
+  readonly #reject: (error: unknown) => void;
 
-// One timer for every bounded piece of every call, armed for the earliest deadline: a piece costs a
-// Set insertion and deletion, not a timer of its own (most settle within microseconds). The timer
-// keeps the process alive only while a piece is pending: it is unref'd, not cleared, when none is.
-const pending = new Set<PendingPiece>();
-let timer: ReturnType<typeof setTimeout> | undefined;
-let timerAt = Infinity;
-
-function watch(entry: PendingPiece): void {
-  pending.add(entry);
-  if (entry.deadline < timerAt) arm(entry.deadline);
-  else if (pending.size === 1) timer?.ref();
-}
-
-function release(entry: PendingPiece): void {
-  if (pending.delete(entry) && pending.size === 0) timer?.unref();
-}
-
-function arm(at: number): void {
-  if (timer !== undefined) clearTimeout(timer);
-  timerAt = at;
-  timer = setTimeout(sweep, Math.max(0, at - performance.now()));
-}
-
-function sweep(): void {
-  timer = undefined;
-  timerAt = Infinity;
-  const now = performance.now();
-  let next = Infinity;
-  for (const entry of pending) {
-    if (entry.deadline <= now) {
-      pending.delete(entry);
-      entry.expire();
-    } else if (entry.deadline < next) {
-      next = entry.deadline;
-    }
+  constructor(value: PromiseLike<T>, signal: AbortSignal | undefined, piece: AwaitedPiece, bounded: boolean, resolve: (value: T) => void, reject: (error: unknown) => void) {
+    this.#signal = signal;
+    this.#piece = piece;
+    this.#resolve = resolve;
+    this.#reject = reject;
+    this.deadline = bounded ? performance.now() + piece.boundMs : Infinity;
+    if (signal !== undefined) listenForAbort(signal, this);
+    if (bounded) watch(this);
+    value.then(
+      (settled) => {
+        if (this.#end()) resolve(settled);
+      },
+      (error: unknown) => {
+        if (this.#end()) reject(piece.blame === true ? blamed(piece, error) : error);
+      },
+    );
   }
-  if (next !== Infinity) arm(next);
+
+  /** The bound passed. */
+  expire(): void {
+    if (this.#end()) this.#reject(new HookFailure(this.#piece.stage, this.#piece.name, new Error(`did not settle within ${this.#piece.boundMs} ms`)));
+  }
+
+  /** The caller aborted. */
+  aborted(): void {
+    if (this.#end()) this.#reject(new CallAborted('the call was cancelled'));
+  }
+
+  // Whether this is the first ending; stops the watch and the listening either way.
+  #end(): boolean {
+    if (this.#done) return false;
+    this.#done = true;
+    release(this);
+    if (this.#signal !== undefined) stopListening(this.#signal, this);
+    return true;
+  }
 }

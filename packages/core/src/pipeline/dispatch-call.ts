@@ -4,13 +4,11 @@ import { hasTaps } from '../plugins/hooks.js';
 import type { PipelineContext } from './pipeline-context.js';
 import { metaOf } from './pipeline-context.js';
 import { runWithDeadline } from './run-with-deadline.js';
+import { CallSignal, NEVER_ABORTED } from './call-signal.js';
+import { CallExecution } from './call-execution.js';
 import type { Dispatch } from './stage-values.js';
 import { failureResult, isToolCallError, type ToolFailure } from '../tools/tool-result.js';
 import { HookFailure } from '../plugins/hook-failure.js';
-import type { ToolExecution } from '../tools/define-tool.js';
-import type { CallRun } from '../tools/call-context.js';
-import type { Logger } from '../logger.js';
-import type { Sandbox } from '../policy/sandbox.js';
 import { withRetry } from './with-retry.js';
 import { ProgressChannel, UNOBSERVED_PROGRESS } from './progress-channel.js';
 import type { ToolProgress } from '../tools/tool-progress.js';
@@ -34,7 +32,7 @@ export async function dispatchCall(
     // Settled is final: a wrapper that queued the call past its deadline or abort never starts the body.
     if (context.bodyClosed) throw new BodyClosed();
     context.attempts += 1;
-    const attemptExec = context.attempts === 1 ? exec : { ...exec, attempt: context.attempts, callKey: exec.callKey, run: exec.run, signal: exec.signal };
+    const attemptExec = context.attempts === 1 ? exec : { ...exec, attempt: context.attempts };
     if (observe === undefined) return tool.execute(bodyArgs, attemptExec);
     // Observed: tell the attempt as it ends. One still running when the call settled (a timeout,
     // an abort) is not told: the call's result says why it ended.
@@ -57,10 +55,12 @@ export async function dispatchCall(
   // A channel only when someone listens: the progress hook, the run's listener, or an idle deadline.
   const deliver = progressDelivery(runtime, context);
   const progress = deliver === undefined && idleTimeoutMs === undefined ? undefined : new ProgressChannel(deliver, runtime.progressIntervalMs);
-  const exec = new CallExecution(context, progress === undefined ? UNOBSERVED_PROGRESS : progress.report);
+  // A signal that can abort only when something can interrupt the call.
+  const callSignal = Number.isFinite(timeoutMs) || idleTimeoutMs !== undefined || context.signal !== undefined ? new CallSignal() : undefined;
+  const exec = new CallExecution(context, progress === undefined ? UNOBSERVED_PROGRESS : progress.report, callSignal ?? NEVER_ABORTED, callSignal !== undefined);
   let outcome;
   try {
-    outcome = await runWithDeadline(dispatch, args, exec, { timeoutMs, idleTimeoutMs, progress, signal: context.signal, logger: context.logger });
+    outcome = await runWithDeadline(dispatch, args, exec, callSignal, { timeoutMs, idleTimeoutMs, progress, signal: context.signal, logger: context.logger });
   } finally {
     progress?.close();
   }
@@ -101,39 +101,6 @@ class BodyClosed extends Error {
   override readonly name = 'BodyClosed';
   constructor() {
     super('the call already settled (timed out, aborted or finished); the body is not started');
-  }
-}
-
-/**
- * What the body gets as `exec` (its signal is set by the deadline). A class, so the key
- * and the run are read from the call's context only when a body or wrapper asks for them.
- */
-class CallExecution implements ToolExecution {
-  /** Set by the deadline before the dispatch runs. */
-  signal!: AbortSignal;
-  readonly callId: string;
-  readonly toolName: string;
-  readonly attempt = 1;
-  readonly logger: Logger;
-  readonly sandbox: Sandbox | undefined;
-  readonly progress: ToolExecution['progress'];
-  readonly #context: PipelineContext;
-
-  constructor(context: PipelineContext, progress: ToolExecution['progress']) {
-    this.callId = context.callId;
-    this.toolName = context.toolName;
-    this.logger = context.logger;
-    this.sandbox = context.sandbox;
-    this.progress = progress;
-    this.#context = context;
-  }
-
-  get callKey(): string {
-    return this.#context.callKey;
-  }
-
-  get run(): CallRun {
-    return this.#context.run;
   }
 }
 

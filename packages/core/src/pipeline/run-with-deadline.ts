@@ -1,6 +1,8 @@
 import type { ToolArguments } from '../tools/call-context.js';
 import type { ToolExecution } from '../tools/define-tool.js';
-import { onAbort } from './abort-fanout.js';
+import { listenForAbort, stopListening, type AbortListener } from './abort-fanout.js';
+import type { CallSignal } from './call-signal.js';
+import { release, watch, type Watched } from './deadline-watch.js';
 import type { Logger } from '../logger.js';
 import type { ProgressChannel } from './progress-channel.js';
 import type { Dispatch } from './stage-values.js';
@@ -13,13 +15,18 @@ export type DispatchOutcome =
   | { readonly ok: false; readonly reason: 'aborted' }
   | { readonly ok: false; readonly reason: 'failed'; readonly error: unknown };
 
+type Interruption = 'timeout' | 'idle' | 'aborted';
+
+const INTERRUPTED: Readonly<Record<Interruption, DispatchOutcome>> = Object.freeze({
+  timeout: Object.freeze({ ok: false, reason: 'timeout' }),
+  idle: Object.freeze({ ok: false, reason: 'idle' }),
+  aborted: Object.freeze({ ok: false, reason: 'aborted' }),
+});
+
 /** The abort reason of a call whose deadline passed. */
 export class DeadlineExceeded extends Error {
   override readonly name = 'DeadlineExceeded';
 }
-
-// The signal of a call that can be neither cancelled nor timed out: shared, never aborted.
-const NEVER_ABORTED = new AbortController().signal;
 
 export interface DeadlineOptions {
   /** `Infinity` for none. */
@@ -34,81 +41,110 @@ export interface DeadlineOptions {
 }
 
 /**
- * Runs `dispatch` under one per-call signal (set on `exec`, which is the call's own object) that fuses the caller's signal and the deadline, and
- * settles on whichever comes first. A body that ignores its signal does not hold the caller: its
- * late value is dropped (and logged). Only what a call needs is created: no controller and no
- * timer without a deadline, no EventTarget listener per call for the caller's signal (see
- * `onAbort`), and no promise race when nothing can interrupt the call.
+ * Runs `dispatch` and settles on whichever comes first: its value, the deadline, the idle deadline,
+ * or the caller's abort. An interruption aborts `callSignal` (the one signal `exec` hands the body,
+ * whichever way the call is interrupted). A body that ignores its signal does not hold the caller:
+ * its late value is dropped (and logged). `callSignal` is `undefined` for a call that nothing can
+ * interrupt; then no promise is raced. Only what a call needs is made: the deadline is an entry on
+ * the shared watch (no timer per call), the caller's signal a Set entry (see `listenForAbort`), and the
+ * body's AbortController only if the body reads its signal (see `CallSignal`).
  */
-export async function runWithDeadline(
+export function runWithDeadline(
   dispatch: Dispatch,
   args: ToolArguments,
-  exec: ToolExecution & { signal: AbortSignal },
+  exec: ToolExecution,
+  callSignal: CallSignal | undefined,
   options: DeadlineOptions,
 ): Promise<DispatchOutcome> {
-  const { timeoutMs, idleTimeoutMs, signal } = options;
-  if (signal?.aborted) return { ok: false, reason: 'aborted' };
-  const timed = Number.isFinite(timeoutMs);
-  if (!timed && signal === undefined && idleTimeoutMs === undefined) {
-    try {
-      exec.signal = NEVER_ABORTED;
-      return { ok: true, value: await dispatch(args, exec) };
-    } catch (error) {
-      return { ok: false, reason: 'failed', error };
+  const { signal } = options;
+  if (signal?.aborted) return Promise.resolve(INTERRUPTED.aborted);
+  if (callSignal === undefined) return runUninterruptible(dispatch, args, exec);
+
+  let running: unknown;
+  try {
+    running = dispatch(args, exec);
+  } catch (error) {
+    // An execute wrapper that throws before returning its promise.
+    return Promise.resolve({ ok: false, reason: 'failed', error });
+  }
+  // A wrapper may answer synchronously: a plain value is the outcome.
+  if (typeof (running as { then?: unknown } | null)?.then !== 'function') return Promise.resolve({ ok: true, value: running });
+  return new Promise<DispatchOutcome>((resolve) => new Race(resolve, running as PromiseLike<unknown>, callSignal, exec, options));
+}
+
+async function runUninterruptible(dispatch: Dispatch, args: ToolArguments, exec: ToolExecution): Promise<DispatchOutcome> {
+  try {
+    return { ok: true, value: await dispatch(args, exec) };
+  } catch (error) {
+    return { ok: false, reason: 'failed', error };
+  }
+}
+
+/** One call's race between its body and what may interrupt it; whichever comes first resolves. */
+class Race implements Watched, AbortListener {
+  readonly deadline: number;
+  #settled = false;
+  readonly #resolve: (outcome: DispatchOutcome) => void;
+  readonly #callSignal: CallSignal;
+  readonly #callId: string;
+  readonly #toolName: string;
+  readonly #options: DeadlineOptions;
+  readonly #idleTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(resolve: (outcome: DispatchOutcome) => void, running: PromiseLike<unknown>, callSignal: CallSignal, exec: ToolExecution, options: DeadlineOptions) {
+    this.#resolve = resolve;
+    this.#callSignal = callSignal;
+    this.#callId = exec.callId;
+    this.#toolName = exec.toolName;
+    this.#options = options;
+    const { timeoutMs, idleTimeoutMs, signal } = options;
+    this.deadline = Number.isFinite(timeoutMs) ? performance.now() + timeoutMs : Infinity;
+    if (this.deadline !== Infinity) watch(this);
+    // The idle deadline: refreshed by each report, always under the total deadline above.
+    this.#idleTimer =
+      idleTimeoutMs === undefined ? undefined : setTimeout(() => this.#interrupt('idle', new DeadlineExceeded(`no progress reported for ${idleTimeoutMs} ms`)), idleTimeoutMs);
+    if (this.#idleTimer !== undefined) {
+      const idleTimer = this.#idleTimer;
+      options.progress?.onReport(() => idleTimer.refresh());
     }
+    // The body may have run its synchronous part, and the caller aborted meanwhile.
+    if (signal?.aborted) this.aborted();
+    else if (signal !== undefined) listenForAbort(signal, this);
+    running.then(
+      (value) => this.#finish({ ok: true, value }),
+      (error: unknown) => this.#finish({ ok: false, reason: 'failed', error }),
+    );
   }
 
-  // The call's own controller, so the body sees one signal whichever way the call is interrupted.
-  const controller = new AbortController();
-  let interrupt!: (reason: 'timeout' | 'idle' | 'aborted') => void;
-  const interrupted = new Promise<'timeout' | 'idle' | 'aborted'>((resolve) => {
-    interrupt = resolve;
-  });
-  const timer = timed
-    ? setTimeout(() => {
-        controller.abort(new DeadlineExceeded(`deadline of ${timeoutMs} ms passed`));
-        interrupt('timeout');
-      }, timeoutMs)
-    : undefined;
-  // The idle deadline: refreshed by each report, always under the total deadline above.
-  const idleTimer =
-    idleTimeoutMs === undefined
-      ? undefined
-      : setTimeout(() => {
-          controller.abort(new DeadlineExceeded(`no progress reported for ${idleTimeoutMs} ms`));
-          interrupt('idle');
-        }, idleTimeoutMs);
-  if (idleTimer !== undefined) options.progress?.onReport(() => idleTimer.refresh());
-  const unsubscribe = signal
-    ? onAbort(signal, () => {
-        controller.abort(signal.reason);
-        interrupt('aborted');
-      })
-    : undefined;
+  /** The shared watch calls this at the deadline. */
+  expire(): void {
+    this.#interrupt('timeout', new DeadlineExceeded(`deadline of ${this.#options.timeoutMs} ms passed`));
+  }
 
-  try {
-    let running: Promise<unknown>;
-    try {
-      exec.signal = controller.signal;
-      const returned = dispatch(args, exec) as unknown;
-      // A wrapper may answer synchronously: a plain value is a settled promise.
-      running = typeof (returned as { then?: unknown } | null)?.then === 'function' ? (returned as Promise<unknown>) : Promise.resolve(returned);
-    } catch (error) {
-      // An execute wrapper that throws before returning its promise.
-      return { ok: false, reason: 'failed', error };
+  /** The caller aborted. */
+  aborted(): void {
+    this.#interrupt('aborted', this.#options.signal?.reason);
+  }
+
+  #interrupt(why: Interruption, reason: unknown): void {
+    if (this.#settled) return;
+    this.#callSignal.abort(reason);
+    this.#settle(INTERRUPTED[why]);
+  }
+
+  #finish(outcome: DispatchOutcome): void {
+    if (this.#settled) {
+      if (outcome.ok) this.#options.logger.debug({ callId: this.#callId, tool: this.#toolName, stage: 'execute' }, 'late value dropped: the call had already timed out or been aborted');
+      return;
     }
-    const settled = await Promise.race([running.then((value) => ({ value }), (error: unknown) => ({ error })), interrupted]);
-    if (typeof settled === 'string') {
-      running.then(
-        () => options.logger.debug({ callId: exec.callId, tool: exec.toolName, stage: 'execute' }, 'late value dropped: the call had already timed out or been aborted'),
-        () => undefined,
-      );
-      return { ok: false, reason: settled };
-    }
-    return 'error' in settled ? { ok: false, reason: 'failed', error: settled.error } : { ok: true, value: settled.value };
-  } finally {
-    if (timer !== undefined) clearTimeout(timer);
-    if (idleTimer !== undefined) clearTimeout(idleTimer);
-    unsubscribe?.();
+    this.#settle(outcome);
+  }
+
+  #settle(outcome: DispatchOutcome): void {
+    this.#settled = true;
+    release(this);
+    if (this.#idleTimer !== undefined) clearTimeout(this.#idleTimer);
+    if (this.#options.signal !== undefined) stopListening(this.#options.signal, this);
+    this.#resolve(outcome);
   }
 }

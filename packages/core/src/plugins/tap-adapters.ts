@@ -1,6 +1,6 @@
 import { buildSuccess } from '../pipeline/build-success.js';
 import { HookFailure, type StageName } from './hook-failure.js';
-import { awaitPlugin, CallAborted } from '../pipeline/await-plugin.js';
+import { awaitPlugin, isThenable } from '../pipeline/await-plugin.js';
 import { readyPreparation } from '../pipeline/ready-preparation.js';
 import { deepFreeze } from '../deep-freeze.js';
 import { canonicalJson } from '../canonical-json.js';
@@ -42,13 +42,14 @@ function callTap(tap: RawTap, value: unknown, context: PipelineContext): unknown
  * rejects with `CallAborted`, a tap past the bound or one that throws (anything) with `HookFailure`
  * naming it and the stage. A tap that answers synchronously is not raced: nothing to wait for.
  */
-async function runBoundedTap(tap: RawTap, value: unknown, context: PipelineContext, stage: StageName): Promise<unknown> {
+function runBoundedTap(tap: RawTap, value: unknown, context: PipelineContext, stage: StageName): unknown {
+  let output: unknown;
   try {
-    return await awaitPlugin(callTap(tap, value, context), context.signal, { stage, name: tap.name, boundMs: context.hookTimeoutMs });
+    output = callTap(tap, value, context);
   } catch (error) {
-    if (error instanceof CallAborted || error instanceof HookFailure) throw error;
     throw new HookFailure(stage, tap.name, error);
   }
+  return isThenable(output) ? awaitPlugin(output, context.signal, { stage, name: tap.name, boundMs: context.hookTimeoutMs, blame: true }) : output;
 }
 
 /** Stage 1: rewrite (validated again), block, or substitute; skipped once the call is settled. */
@@ -56,7 +57,8 @@ export const adaptPrepareTap: TapAdapter = (tap, state) => ({
   type: 'promise',
   fn: async (preparation: Preparation, context: PipelineContext): Promise<Preparation> => {
     if (preparation.status !== 'ready' || state.removed) return preparation;
-    const output = await runBoundedTap(tap, preparation, context, 'prepareExecution');
+    const ran = runBoundedTap(tap, preparation, context, 'prepareExecution');
+    const output = isThenable(ran) ? await ran : ran;
     return applyPrepareAction(output, preparation, context, tap.name);
   },
 });
@@ -95,7 +97,8 @@ export const adaptExecuteTap: TapAdapter = (tap, state) => ({
   type: 'promise',
   fn: async (dispatch: Dispatch, context: PipelineContext): Promise<Dispatch> => {
     if (state.removed) return dispatch;
-    const output = await runBoundedTap(tap, approvedOnly(dispatch, context, tap.name), context, 'execute');
+    const ran = runBoundedTap(tap, approvedOnly(dispatch, context, tap.name), context, 'execute');
+    const output = isThenable(ran) ? await ran : ran;
     if (output === undefined) return dispatch;
     if (typeof output !== 'function') {
       throw new HookFailure('execute', tap.name, new TypeError(`returned ${describeValue(output)}; expected a function wrapping dispatch, or undefined`));
@@ -153,7 +156,8 @@ export const adaptPostExecuteTap: TapAdapter = (tap, state) => ({
   type: 'promise',
   fn: async (result: ToolResult, context: PipelineContext): Promise<ToolResult> => {
     if (sealedResults.has(result) || state.removed) return result;
-    const output = await runBoundedTap(tap, result, context, 'postExecute');
+    const ran = runBoundedTap(tap, result, context, 'postExecute');
+    const output = isThenable(ran) ? await ran : ran;
     return applyResultAction(output, result, context, tap.name, 'postExecute');
   },
 });
