@@ -13,6 +13,32 @@ export async function nsPerIteration(run: (iterations: number) => Promise<void>,
 }
 
 /**
+ * Like `interleavedMedians`, with each case's median CPU time per iteration beside its wall time.
+ * On a shared machine the wall time counts the time other processes held the cores; the CPU time
+ * of a loop that never waits for I/O does not (it does count the collector's helper threads).
+ */
+export async function interleavedMediansWithCpu(
+  cases: Record<string, (iterations: number) => Promise<void>>,
+  options: { iterations: number; rounds: number; warmupRounds: number },
+): Promise<{ readonly wall: Record<string, number>; readonly cpu: Record<string, number> }> {
+  const wall: Record<string, number[]> = Object.fromEntries(Object.keys(cases).map((name) => [name, []]));
+  const cpu: Record<string, number[]> = Object.fromEntries(Object.keys(cases).map((name) => [name, []]));
+  for (let round = 0; round < options.warmupRounds + options.rounds; round += 1) {
+    for (const [name, run] of Object.entries(cases)) {
+      const wallStart = process.hrtime.bigint();
+      const cpuStart = process.cpuUsage();
+      await run(options.iterations);
+      const used = process.cpuUsage(cpuStart);
+      if (round < options.warmupRounds) continue;
+      wall[name]!.push(Number(process.hrtime.bigint() - wallStart) / options.iterations);
+      cpu[name]!.push(((used.user + used.system) * 1000) / options.iterations);
+    }
+  }
+  const medians = (samples: Record<string, number[]>) => Object.fromEntries(Object.entries(samples).map(([name, values]) => [name, median(values)]));
+  return { wall: medians(wall), cpu: medians(cpu) };
+}
+
+/**
  * Measures every case in interleaved rounds (so a burst of noise on this shared machine hits
  * all cases alike) after a warm-up, and returns each case's median nanoseconds per iteration.
  */

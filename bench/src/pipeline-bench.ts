@@ -1,5 +1,5 @@
 import { createHarness, definePlugin, defineTool, type Harness, type ToolDefinition, type ToolExecution } from '@weir/core';
-import { interleavedMedians, printTable } from './measure.js';
+import { interleavedMediansWithCpu, printTable } from './measure.js';
 
 const parameters = {
   type: 'object',
@@ -66,19 +66,20 @@ export async function pipelineBench(): Promise<void> {
     },
   };
 
-  const medians = await interleavedMedians(cases, { iterations: 5_000, rounds: 15, warmupRounds: 3 });
-  const baseline = medians['tool body called directly']!;
+  const { wall, cpu } = await interleavedMediansWithCpu(cases, { iterations: 5_000, rounds: 15, warmupRounds: 3 });
+  const baseline = wall['tool body called directly']!;
   const targets: Record<string, string> = {
-    'weir: no taps, no deadline': '<= 3 µs',
-    'weir: deadline + signal': '<= 10 µs',
-    'weir: one tap per stage + deadline + signal': '<= 15 µs',
+    'weir: no taps, no deadline': '<= 2.2 µs',
+    'weir: deadline + signal': '<= 4.5 µs',
+    'weir: one tap per stage + deadline + signal': '<= 7 µs',
   };
-  console.log('\nPipeline overhead per tool call (median of 15 rounds x 5,000 calls, arguments given as an object)');
+  console.log('\nPipeline overhead per tool call (median of 15 rounds x 5,000 calls, arguments given as an object; CPU µs: this process\'s CPU time, which other processes on the machine do not inflate)');
   printTable(
-    ['case', 'µs/call', 'overhead µs', 'ratio vs body', 'target'],
-    Object.entries(medians).map(([name, ns]) => [
+    ['case', 'µs/call', 'CPU µs/call', 'overhead µs', 'ratio vs body', 'target'],
+    Object.entries(wall).map(([name, ns]) => [
       name,
       (ns / 1000).toFixed(2),
+      (cpu[name]! / 1000).toFixed(2),
       name === 'tool body called directly' ? '-' : ((ns - baseline) / 1000).toFixed(2),
       `${(ns / baseline).toFixed(1)}x`,
       targets[name] ?? '-',
