@@ -1,4 +1,5 @@
 import { agentStepBench, printAgentStepComparison } from './agent-step-bench.js';
+import { agentStepCpuBench } from './agent-step-cpu.js';
 import { cliStartupBench } from './cli-startup-bench.js';
 import { coldStartBench } from './cold-start-bench.js';
 import { hotReloadBench } from './hot-reload-bench.js';
@@ -42,6 +43,7 @@ if (only === 'core') {
   // The pipeline, the agent step and the peers' agent step: what the core's speed claims rest on.
   console.log(`weir benchmarks (core only) - Node ${process.version}, ${process.platform}/${process.arch}`);
   await pipelineBench();
+  await agentStepCpuBench();
   const step = await agentStepBench();
   const peerFigures = await measurePeers({ quick });
   console.log(formatPeerTable(peerFigures));
