@@ -155,7 +155,8 @@ export function searchFilesTool(deps: FsToolDeps) {
             if (candidates !== undefined) engine = 'ripgrep';
           }
           const prefix = target.relativePath === '.' ? '' : `${target.relativePath}/`;
-          const walked = await walkFiles(deps, target, { glob: args.glob, hidden: args.hidden === true, includeIgnored: args.include_ignored === true, signal: exec.signal }, async (directory, files) => {
+          const walkOptions = { glob: args.glob, hidden: args.hidden === true, includeIgnored: args.include_ignored === true, signal: exec.signal, onlyInto: candidates && directoriesOf(candidates) };
+          const walked = await walkFiles(deps, target, walkOptions, async (directory, files) => {
             if (stopped) return;
             for (const file of files) {
               if (stopped) break;
@@ -294,6 +295,19 @@ function page(
 function cutLine(line: string): string {
   const text = line.endsWith('\r') ? line.slice(0, -1) : line;
   return text.length > 500 ? `${text.slice(0, 500)} [...]` : text;
+}
+
+/**
+ * Every directory that holds a candidate, at any depth (`a/b/c.ts` gives `a` and `a/b`): the walk
+ * enters only these. Each candidate is still reached through the confined walk, opened no-follow
+ * and matched again; a subtree ripgrep listed nothing in holds no match either way.
+ */
+function directoriesOf(candidates: ReadonlySet<string>): Set<string> {
+  const directories = new Set<string>();
+  for (const path of candidates) {
+    for (let slash = path.indexOf('/'); slash !== -1; slash = path.indexOf('/', slash + 1)) directories.add(path.slice(0, slash));
+  }
+  return directories;
 }
 
 /** ripgrep's shapes: `path:line: text` for a match, `path-line- text` for context, `--` between groups; paths; `path:N`. */

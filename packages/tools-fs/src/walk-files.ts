@@ -38,6 +38,11 @@ export interface WalkOptions {
   /** Include files that `.gitignore`, `.ignore` or `.rgignore` rules leave out. */
   readonly includeIgnored: boolean;
   readonly signal: AbortSignal;
+  /**
+   * Enter only these directories (relative to the start): when another engine already listed the
+   * only files that can matter, the walk skips the subtrees that hold none of them.
+   */
+  readonly onlyInto?: ReadonlySet<string>;
 }
 
 /** A file the walk found, in the directory handed to the visitor with it. */
@@ -99,6 +104,7 @@ export async function walkFiles(deps: FsToolDeps, start: Located, options: WalkO
         if (ALWAYS_SKIPPED.includes(name) && !namedInGlob(name)) continue;
         if (SKIPPED_UNLESS_NAMED.includes(name) && !namedInGlob(name)) continue;
         if (isIgnored(scope, relativePath, true)) continue;
+        if (options.onlyInto !== undefined && !options.onlyInto.has(relativePath.slice(startPrefix.length))) continue;
         directories.push(name);
       } else {
         if (isIgnored(scope, relativePath, false)) continue;

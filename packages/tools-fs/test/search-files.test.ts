@@ -26,6 +26,17 @@ for (const ripgrep of [true, false]) {
       expect(result.ok && result.value).toMatchObject({ filesSearched: 3, filesSkipped: 0, truncated: false, engine: ripgrep && hasRipgrep ? 'ripgrep' : 'javascript' });
     });
 
+    it('with ripgrep listing the files, folders that hold none are not entered; the lines found are the same', async () => {
+      await ws.fx.file('src/a.ts', 'the needle\n');
+      await ws.fx.file('other/deep/x.ts', 'nothing here\n');
+      await ws.fx.file('other/y.ts', 'nothing either\n');
+      const h = await harness();
+      const result = await h.call('search_files', { pattern: 'needle' });
+      expect(result.content).toMatch(/^src\/a\.ts:1: the needle\n/);
+      const pruned = ripgrep && hasRipgrep;
+      expect(result.ok && result.value).toMatchObject({ filesSearched: pruned ? 1 : 3, engine: pruned ? 'ripgrep' : 'javascript' });
+    });
+
     it('a glob without "/" matches file names at any depth; with "/" paths under the search path', async () => {
       await ws.fx.file('packages/core/src/a.ts', 'needle a\n');
       await ws.fx.file('packages/core/src/a.md', 'needle md\n');
