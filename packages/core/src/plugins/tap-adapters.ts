@@ -223,32 +223,37 @@ export const adaptResultTap: TapAdapter = (tap, state) => ({
   type: 'sync',
   fn: (result: ToolResult, context: PipelineContext): void => {
     if (state.removed) return;
-    const report = (error: unknown) =>
-      context.logger.error({ err: error, tap: tap.name, stage: 'result', callId: result.callId, tool: result.toolName }, `result observer "${tap.name}" failed`);
     try {
       const output = tap.fn(result, context) as unknown;
-      if (output instanceof Promise) output.catch(report);
+      // A closure only for an observer that answered with a promise, to report its rejection.
+      if (output instanceof Promise) output.catch((error: unknown) => reportResultObserver(error, tap.name, result, context));
     } catch (error) {
-      report(error);
+      reportResultObserver(error, tap.name, result, context);
     }
   },
 });
+
+function reportResultObserver(error: unknown, tapName: string, result: ToolResult, context: PipelineContext): void {
+  context.logger.error({ err: error, tap: tapName, stage: 'result', callId: result.callId, tool: result.toolName }, `result observer "${tapName}" failed`);
+}
 
 /** Beside the stages: progress observers, like result observers, cannot fail the call. */
 export const adaptProgressTap: TapAdapter = (tap, state) => ({
   type: 'sync',
   fn: (update: ToolProgress, context: PipelineContext): void => {
     if (state.removed) return;
-    const report = (error: unknown) =>
-      context.logger.error({ err: error, tap: tap.name, hook: 'progress', callId: context.callId, tool: context.toolName }, `progress observer "${tap.name}" failed`);
     try {
       const output = tap.fn(update, context) as unknown;
-      if (output instanceof Promise) output.catch(report);
+      if (output instanceof Promise) output.catch((error: unknown) => reportProgressObserver(error, tap.name, context));
     } catch (error) {
-      report(error);
+      reportProgressObserver(error, tap.name, context);
     }
   },
 });
+
+function reportProgressObserver(error: unknown, tapName: string, context: PipelineContext): void {
+  context.logger.error({ err: error, tap: tapName, hook: 'progress', callId: context.callId, tool: context.toolName }, `progress observer "${tapName}" failed`);
+}
 
 // Failures no tap can turn into a success: what policy decided, and what settled the call early.
 const POLICY_FAILURES: ReadonlySet<string> = new Set(['DENIED', 'BLOCKED', 'HOOK_FAILED', 'TIMEOUT', 'ABORTED', 'NOT_EXECUTED', 'INVALID_CALL', 'ARGUMENTS_MISMATCH']);
