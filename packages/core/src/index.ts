@@ -50,6 +50,8 @@ export type { PathIntent, PathResolution, Sandbox } from './policy/sandbox.js';
 export type { AsyncDisposer, Disposer } from './disposer.js';
 export type { Logger } from './logger.js';
 export { renderValue } from './tools/render-content.js';
+// Freezing a value deeply: a tool's deep-frozen value is kept as it is by the pipeline's snapshot.
+export { deepFreeze } from './deep-freeze.js';
 
 export type {
   AssistantMessage,

@@ -1,4 +1,4 @@
-import { definePlugin, type ContentPart, type JsonSchema, type Plugin, type ToolDefinition } from '@weir/core';
+import { deepFreeze, definePlugin, type ContentPart, type JsonSchema, type Plugin, type ToolDefinition } from '@weir/core';
 import { describeTool, type McpToolInfo } from './describe-tool.js';
 import { loadClientSdk } from './load-sdk.js';
 import { toContentParts, type McpPart } from './mcp-content.js';
@@ -43,7 +43,7 @@ export function mcpServer(options: McpServerOptions): Plugin {
         execute: async (args, exec) => {
           const outcome = await link!.callTool(tool.name, args, exec);
           // Deep-frozen: the pipeline keeps a deep-frozen value as it is (its snapshot), so `render` finds its parts.
-          const value: object = freezeDeep(outcome.structuredContent ?? outcome.parts);
+          const value: object = deepFreeze(outcome.structuredContent ?? outcome.parts) as object;
           partsOfValue.set(value, outcome.parts);
           return value;
         },
@@ -70,18 +70,6 @@ function renderOutcome(value: unknown): string | readonly ContentPart[] {
   const parts = typeof value === 'object' && value !== null ? partsOfValue.get(value) : undefined;
   if (parts !== undefined && parts.length > 0) return toContentParts(parts);
   return typeof value === 'string' ? value : JSON.stringify(value, null, 2);
-}
-
-/** Freezes a fresh value of this call (parsed from the server's answer) and everything in it. */
-function freezeDeep<T extends object>(value: T): T {
-  const stack: object[] = [value];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    if (Object.isFrozen(node)) continue;
-    Object.freeze(node);
-    for (const child of Object.values(node)) if (typeof child === 'object' && child !== null) stack.push(child);
-  }
-  return value;
 }
 
 function inputSchemaOf(tool: McpToolInfo): JsonSchema {

@@ -1,4 +1,4 @@
-import { deepFreeze } from './deep-freeze.js';
+import { deepFreeze } from '@weir/core';
 import { HarnessError, SESSION_RECORD_VERSION, type SessionEntry, type SessionMeta, type SessionRecord } from '@weir/core';
 import { encodeRecord } from './record-codec.js';
 import { checkSessionRecord } from './check-session-record.js';

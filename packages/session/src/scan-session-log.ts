@@ -1,4 +1,4 @@
-import { deepFreeze } from './deep-freeze.js';
+import { deepFreeze } from '@weir/core';
 import { decodeLine } from './record-codec.js';
 import { checkSessionRecord } from './check-session-record.js';
 import { type SessionRecord } from '@weir/core';
