@@ -1,4 +1,5 @@
 import { SESSION_RECORD_VERSION } from '@weir/core';
+import { checkStoredParts } from './image-blobs.js';
 
 type Check = (value: Record<string, unknown>) => string | undefined;
 
@@ -24,6 +25,8 @@ const CHECKS: Readonly<Record<string, Check>> = {
   tool_result: (r) => {
     if (typeof r.ok !== 'boolean') return '"ok" must be a boolean';
     if (!optional(r.error, (e) => isObject(e) && isString(e.code) && isString(e.message))) return '"error" must be { code, message }';
+    const parts = r.parts === undefined ? undefined : checkStoredParts(r.parts);
+    if (parts !== undefined) return `"parts": ${parts}`;
     return fields(r, ['callId', 'toolName', 'content']);
   },
   approval_decision: (r) => {
@@ -42,6 +45,10 @@ const CHECKS: Readonly<Record<string, Check>> = {
 function checkMessage(message: unknown): string | undefined {
   if (!isObject(message)) return '"message" must be an object';
   if (!isString(message.content)) return 'the message content must be a string';
+  if ((message.role === 'user' || message.role === 'tool') && message.parts !== undefined) {
+    const parts = checkStoredParts(message.parts);
+    if (parts !== undefined) return `the message "parts": ${parts}`;
+  }
   switch (message.role) {
     case 'system':
     case 'user':

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
-import { HarnessError, isHarnessError, type Logger, type SessionMeta, type SessionRecord, type SessionRecovery } from '@weir/core';
+import { deepFreeze, HarnessError, isHarnessError, type Logger, type SessionMeta, type SessionRecord, type SessionRecovery } from '@weir/core';
 import { silentLogger } from './silent-logger.js';
 import { planFork } from './plan-fork.js';
 import { prepareRecord } from './prepare-record.js';
 import { encodeRecord } from './record-codec.js';
+import { blobRefsOf, externalizeImages, inlineImages, type ImageBlob } from './image-blobs.js';
 import { scanSessionLog, type LogDamage } from './scan-session-log.js';
 import { nodeSessionFileSystem, O_APPEND, O_CREAT, O_EXCL, O_RDWR, type SessionFile, type SessionFileSystem } from './session-file-system.js';
 import { assertSessionId, createSessionId, isValidSessionId } from './session-id.js';
@@ -44,6 +45,8 @@ export function createFileSessionStore(dir: string, options: FileSessionStoreOpt
   const processAlive = options.processAlive ?? isProcessAlive;
   const logPath = (id: string) => join(root, `${id}${LOG_SUFFIX}`);
   const lock = (id: string) => acquireSessionLock(join(root, `${id}.lock`), { fs, logger, processAlive });
+  const blobDir = join(root, 'blobs');
+  const blobPath = (hex: string) => join(blobDir, hex);
 
   /** mkdir -p, then fsync the parent of every directory it created so the new names are durable. */
   const ensureDirectory = async (path: string) => {
@@ -64,8 +67,13 @@ export function createFileSessionStore(dir: string, options: FileSessionStoreOpt
       now,
       logger,
       ...(recovery === undefined ? {} : { recovery }),
+      storeImages: true,
       sink: {
-        write: (bytes) => writeOnce(file, bytes),
+        async write(bytes, _record, blobs) {
+          // Each image is durable under its name before the line that names it is written.
+          for (const blob of blobs) await storeBlob(blob);
+          await writeOnce(file, bytes);
+        },
         datasync: () => file.datasync(),
         async close() {
           try {
@@ -76,6 +84,59 @@ export function createFileSessionStore(dir: string, options: FileSessionStoreOpt
         },
       },
     });
+
+  /**
+   * Writes an image's bytes to `blobs/<sha256>` durably (temp file, fdatasync, link, fsync of the
+   * directory). Skipped when that name exists: a name only appears once its bytes are synced, and
+   * the same bytes always get the same name, so one copy serves every record and session.
+   */
+  const storeBlob = async (blob: ImageBlob): Promise<void> => {
+    const path = blobPath(blob.hex);
+    if (await fs.stat(path).then(() => true, () => false)) return;
+    await ensureDirectory(blobDir);
+    try {
+      await writeFileDurably(fs, path, blob.bytes);
+    } catch (error) {
+      // Written meanwhile by another session of this store: the same name holds the same bytes.
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  };
+
+  /**
+   * The records as a reader gets them: each blob reference turned back into the image's base64. A
+   * blob that is missing or does not match its name becomes a text note in the image's place, with a
+   * warning: the rest of the session is still good, so it still opens.
+   */
+  const resolveBlobs = async (id: string, records: readonly SessionRecord[]): Promise<readonly SessionRecord[]> => {
+    const found = new Map<string, { readonly data: string } | { readonly missing: string }>();
+    let changed = false;
+    const resolved: SessionRecord[] = [];
+    for (const record of records) {
+      const refs = blobRefsOf(record as unknown as Record<string, unknown>);
+      if (refs.length === 0) {
+        resolved.push(record);
+        continue;
+      }
+      for (const hex of refs) {
+        if (found.has(hex)) continue;
+        let outcome: { readonly data: string } | { readonly missing: string };
+        try {
+          const bytes = await fs.readFile(blobPath(hex));
+          outcome = createHash('sha256').update(bytes).digest('hex') === hex
+            ? { data: Buffer.from(bytes).toString('base64') }
+            : { missing: `its stored copy blobs/${hex} is damaged` };
+        } catch (error) {
+          const code = (error as NodeJS.ErrnoException).code;
+          outcome = { missing: code === 'ENOENT' ? `its stored copy blobs/${hex} is missing` : `its stored copy blobs/${hex} cannot be read (${code ?? (error as Error).message})` };
+        }
+        if ('missing' in outcome) logger.warn({ sessionId: id, seq: record.seq, blob: hex, reason: outcome.missing }, 'session: an image of the session cannot be read, a note stands in its place');
+        found.set(hex, outcome);
+      }
+      changed = true;
+      resolved.push(deepFreeze(inlineImages(record as unknown as Record<string, unknown>, (hex) => found.get(hex) as { data: string }) as unknown as SessionRecord));
+    }
+    return changed ? resolved : records;
+  };
 
   /** Keeps a durable copy of a damaged file (named by its content hash, so one copy per content). */
   const quarantine = async (id: string, bytes: Uint8Array): Promise<string | undefined> => {
@@ -123,7 +184,7 @@ export function createFileSessionStore(dir: string, options: FileSessionStoreOpt
     const bytes = await readLog(id);
     const scan = scanSessionLog(bytes, id);
     if (!scan.ok) throw await corrupt(id, bytes, scan.damage);
-    return Object.freeze([...scan.records]);
+    return Object.freeze([...(await resolveBlobs(id, scan.records))]);
   };
 
   return {
@@ -183,7 +244,7 @@ export function createFileSessionStore(dir: string, options: FileSessionStoreOpt
           const bytes = await file.readAll();
           const scan = scanSessionLog(bytes, id);
           if (!scan.ok) throw await corrupt(id, bytes, scan.damage);
-          let records = scan.records;
+          let records = await resolveBlobs(id, scan.records);
           let recovery: SessionRecovery | undefined;
           if (scan.torn) {
             // Cut before the next append, or the next record would be glued to the fragment and lost with it.
@@ -241,14 +302,17 @@ export function createFileSessionStore(dir: string, options: FileSessionStoreOpt
     async fork(sourceId, fork: ForkSessionOptions = {}) {
       const { id, meta, copied } = planFork(sourceId, await read(sourceId), fork, now());
       const first = prepareRecord(meta, 1, meta.created);
+      // The copies name their images by reference too; the blobs are normally there already (same store).
+      const stored = copied.map((record) => externalizeImages(record as unknown as Record<string, unknown>));
       return guard(`forking session ${sourceId} into ${id}`, async () => {
         await ensureDirectory(root);
         await refuseExisting(id);
         const release = await lock(id);
         try {
           try {
+            for (const { blobs } of stored) for (const blob of blobs) await storeBlob(blob);
             // All or nothing: a crash mid-fork leaves no half-copied session.
-            await writeFileDurably(fs, logPath(id), Buffer.concat([first.bytes, ...copied.map((record) => encodeRecord(record))]));
+            await writeFileDurably(fs, logPath(id), Buffer.concat([first.bytes, ...stored.map((record) => encodeRecord(record.stored))]));
           } catch (error) {
             if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw exists(id);
             throw error;

@@ -29,6 +29,13 @@ const turnEnd: SessionEntry = { type: 'turn_end', reason: 'stop' };
 const answer = (id: string, content = `result ${id}`, isError = false) => ({ role: 'tool', toolCallId: id, toolName: 'write', content, isError });
 
 describe('rebuildHistory', () => {
+  it("puts a result's parts on its tool message, and none on a text-only result", () => {
+    const parts = [{ type: 'text', text: 'shot' }, { type: 'image', data: 'iVBORw0KGgo=', mediaType: 'image/png' }] as const;
+    const history = rebuildHistory(log(user('hi'), calls('a', 'b'), { type: 'tool_result', callId: 'a', toolName: 'write', ok: true, content: 'shot', parts }, result('b')));
+    expect(history.messages.slice(2)).toEqual([{ ...answer('a', 'shot'), parts }, answer('b')]);
+    expect(Object.hasOwn(history.messages[3]!, 'parts')).toBe(false);
+  });
+
   it('turns a complete turn into messages, results as tool messages', () => {
     const history = rebuildHistory(
       log(

@@ -75,6 +75,7 @@ export function rebuildHistory(records: readonly SessionRecord[], options: Rebui
           toolCallId: record.callId,
           toolName: record.toolName,
           content: record.content,
+          ...(record.parts === undefined ? {} : { parts: record.parts }),
           // Explicit either way, as the agent loop writes tool messages: a resumed history equals the live one.
           isError: !record.ok,
         });

@@ -1,11 +1,12 @@
 import { type AppendOptions, HarnessError, type Logger, type RebuildHistoryOptions, type Session, type SessionEntry, type SessionHistory, type SessionRecord, type SessionRecovery } from '@weir/core';
 import { prepareRecord } from './prepare-record.js';
 import { rebuildHistory } from './rebuild-history.js';
+import type { ImageBlob } from './image-blobs.js';
 
 /** Where a session's records go: a file, or a store's memory. */
 export interface RecordSink {
   /** Writes one record's line in one write. Rejects on any failure, a short write included. */
-  write(bytes: Uint8Array, record: SessionRecord): Promise<void>;
+  write(bytes: Uint8Array, record: SessionRecord, blobs: readonly ImageBlob[]): Promise<void>;
   /** Makes everything written so far durable. */
   datasync(): Promise<void>;
   /** Closes the file and releases the lock. Must release the lock even if closing the file fails. */
@@ -20,6 +21,8 @@ export interface WritableSessionOptions {
   readonly now: () => Date;
   readonly logger: Logger;
   readonly recovery?: SessionRecovery;
+  /** Write inline images as blobs (`RecordSink.write` gets them) and name them by reference in the line. Default: false. */
+  readonly storeImages?: boolean;
 }
 
 /**
@@ -38,6 +41,7 @@ export class WritableSession implements Session {
   #failure: HarnessError | undefined;
   #closing: Promise<void> | undefined;
   #unsynced = false;
+  readonly #storeImages: boolean;
 
   constructor(options: WritableSessionOptions) {
     this.id = options.id;
@@ -46,6 +50,7 @@ export class WritableSession implements Session {
     this.#sink = options.sink;
     this.#now = options.now;
     this.#logger = options.logger;
+    this.#storeImages = options.storeImages ?? false;
   }
 
   records(): readonly SessionRecord[] {
@@ -58,8 +63,8 @@ export class WritableSession implements Session {
 
   append(entry: SessionEntry, options: AppendOptions = {}): Promise<SessionRecord> {
     return this.#enqueue(async () => {
-      const prepared = prepareRecord(entry, this.#records.length + 1, this.#now().toISOString());
-      await this.#guard('write', () => this.#sink.write(prepared.bytes, prepared.record));
+      const prepared = prepareRecord(entry, this.#records.length + 1, this.#now().toISOString(), this.#storeImages);
+      await this.#guard('write', () => this.#sink.write(prepared.bytes, prepared.record, prepared.blobs));
       this.#records.push(prepared.record);
       this.#unsynced = true;
       if (options.sync) await this.#datasync();

@@ -1,3 +1,4 @@
+import type { ContentPart } from '../tools/content-part.js';
 import type { Message } from './model.js';
 
 /** The schema version every record carries as `v`. A reader refuses any other. */
@@ -30,6 +31,8 @@ export type SessionEntry =
       readonly toolName: string;
       readonly ok: boolean;
       readonly content: string;
+      /** The whole content when it holds more than text (`ToolResult.parts`); absent for text-only results. */
+      readonly parts?: readonly ContentPart[];
       readonly error?: { readonly code: string; readonly message: string };
     }
   /** An approval answer, bound to the call and to the hash of the exact arguments it was shown. */

@@ -68,6 +68,7 @@ export class SessionRecorder {
       toolName: result.toolName,
       ok: result.ok,
       content: result.content,
+      ...(result.parts === undefined ? {} : { parts: result.parts }),
       ...(result.ok ? {} : { error: { code: result.error.code, message: result.error.message } }),
     });
   }
