@@ -40,7 +40,7 @@ describe('examples/first-agent step4-session', () => {
     expect(first.slice(1)).toEqual([
       '[user] list dir .',
       '[tool:list_dir] -> ok',
-      '[assistant] Tool list_dir returned: docs/ ⏎ notes.txt ⏎ todo.md',
+      '[assistant] Tool list_dir returned: docs/ ⏎ logo.png ⏎ notes.txt ⏎ todo.md',
       '[user] read file notes.txt',
       '[tool:read_file] -> ok',
       '[assistant] Tool read_file returned:      1\tBuy milk. Call Ada about the weir plugin. Ship the agent loop.',
@@ -54,7 +54,7 @@ describe('examples/first-agent step4-session', () => {
       '[earlier] 9 messages, shown as 6 lines:',
       '  [user] list dir .',
       '  [tool:list_dir] -> ok',
-      '  [assistant] Tool list_dir returned: docs/ ⏎ notes.txt ⏎ todo.md',
+      '  [assistant] Tool list_dir returned: docs/ ⏎ logo.png ⏎ notes.txt ⏎ todo.md',
       '  [user] read file notes.txt',
       '  [tool:read_file] -> ok',
       '  [assistant] Tool read_file returned:      1\tBuy milk. Call Ada about the weir plugin. Ship the agen…',

@@ -38,7 +38,7 @@ describe('examples/first-agent', () => {
     expect(lines).toEqual([
       '[user] list dir .',
       '[tool:list_dir] -> ok',
-      '[assistant] Tool list_dir returned: docs/ ⏎ notes.txt ⏎ todo.md',
+      '[assistant] Tool list_dir returned: docs/ ⏎ logo.png ⏎ notes.txt ⏎ todo.md',
       '[user] read file notes.txt',
       '[tool:read_file] -> ok',
       // read_file numbers its lines (cat -n); the model quotes the start of what it read.

@@ -43,6 +43,17 @@ describe('createMockModel', () => {
     expect(JSON.parse(response.toolCalls[0]!.arguments as string)).toEqual({ path });
   });
 
+  it.each([
+    ['run tool index_workspace', 'index_workspace'],
+    ['Run Tool slow-one', 'slow-one'],
+    ['运行工具 index_workspace', 'index_workspace'],
+  ])('%s calls %s with no arguments', async (text, tool) => {
+    const response = await createMockModel().complete(ask(text, [schema(tool)]));
+    expect(response).toMatchObject({ finishReason: 'tool_calls', toolCalls: [{ name: tool }] });
+    expect(JSON.parse(response.toolCalls[0]!.arguments as string)).toEqual({});
+    expect((await createMockModel().complete(ask(text, FS_TOOLS))).text).toContain(`${tool} `);
+  });
+
   it('does not call a tool that is not in the request, and says so in the user language', async () => {
     const english = await createMockModel().complete(ask('read file notes.txt', [schema('list_dir')]));
     expect(english).toMatchObject({ toolCalls: [], finishReason: 'stop' });

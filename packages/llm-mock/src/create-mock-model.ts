@@ -6,6 +6,7 @@ import { streamResponse } from './stream-response.js';
  * A deterministic model that follows rules, in English and Chinese, for demos without an API key:
  * - "read file X" / "读文件 X" calls `read_file { path: X }`;
  * - "list dir X" / "列目录 X" calls `list_dir { path: X }`;
+ * - "run tool X" / "运行工具 X" calls any tool `X` with `{}` (for demos of tools of your own);
  * - after tool results, it answers "Tool read_file returned: " / "工具 read_file 返回了：" followed by
  *   the start of each result, up to 120 characters cut at a word and marked "…" when more follows
  *   (an error result's text included);
@@ -54,7 +55,7 @@ function answer(request: ModelRequest): ModelResponse {
     return { text: replies.notAvailable(command.tool), toolCalls: [], finishReason: 'stop' };
   }
   // The history's length makes the id unique within a conversation and the same on every run.
-  const call = { id: `mock_call_${messages.length}`, name: command.tool, arguments: JSON.stringify({ path: command.path }) };
+  const call = { id: `mock_call_${messages.length}`, name: command.tool, arguments: JSON.stringify(command.path === undefined ? {} : { path: command.path }) };
   return { text: '', toolCalls: [call], finishReason: 'tool_calls' };
 }
 

@@ -1,8 +1,12 @@
-/** A tool call the rules ask for. */
+/** A tool call the rules ask for: a file tool with its path, or any tool by name with no arguments. */
 export interface MockCommand {
-  readonly tool: 'read_file' | 'list_dir';
-  readonly path: string;
+  readonly tool: string;
+  /** Set for `read_file` and `list_dir`; absent for "run tool X". */
+  readonly path?: string;
 }
+
+// "run tool X" / "运行工具 X" calls any tool X of the request's list with `{}`.
+const RUN_TOOL = [/^\s*run\s+tool\s+([A-Za-z0-9_-]{1,64})\s*$/i, /^\s*运行工具\s*[:：]?\s*([A-Za-z0-9_-]{1,64})\s*$/];
 
 /** The language a reply is written in: the user's. */
 export type MockLanguage = 'en' | 'zh';
@@ -19,6 +23,10 @@ const QUOTED = /^(["'`“‘「])(.*)(["'`”’」])$/s;
 
 /** The command in the user's text, or `undefined` when the text asks for no tool. */
 export function parseCommand(text: string): MockCommand | undefined {
+  for (const pattern of RUN_TOOL) {
+    const match = pattern.exec(text);
+    if (match !== null) return { tool: match[1]! };
+  }
   for (const { pattern, tool } of RULES) {
     const match = pattern.exec(text);
     if (match === null) continue;
