@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -103,7 +103,8 @@ describe('remoteDispatch with a worker process', () => {
     controller.abort();
     const result = await running;
     expect(failure(result)?.code).toBe('ABORTED');
-    await waitFor(() => existsSync(path.join(dir, 'abort1.stopped')));
+    // The body writes the file after it stopped: wait until what it wrote is there, not only the file.
+    await waitFor(() => existsSync(path.join(dir, 'abort1.stopped')) && readFileSync(path.join(dir, 'abort1.stopped'), 'utf8') !== '');
     expect(await readFile(path.join(dir, 'abort1.stopped'), 'utf8')).toBe('true');
     expect(progress.filter((p) => p.callId === 'a1').map((p) => p.update)).toEqual([{ progress: 1, total: 2 }, { progress: 2, total: 2 }]);
   });
@@ -111,7 +112,8 @@ describe('remoteDispatch with a worker process', () => {
   it('stops the body on the worker at the call deadline', async () => {
     const result = await harness.executeToolCall({ id: 'd1', name: 'short_deadline', arguments: { tag: 'deadline1' } });
     expect(failure(result)?.code).toBe('TIMEOUT');
-    await waitFor(() => existsSync(path.join(dir, 'deadline1.stopped')));
+    // The body writes the file after it stopped: wait until what it wrote is there, not only the file.
+    await waitFor(() => existsSync(path.join(dir, 'deadline1.stopped')) && readFileSync(path.join(dir, 'deadline1.stopped'), 'utf8') !== '');
     expect(await readFile(path.join(dir, 'deadline1.stopped'), 'utf8')).toBe('true');
   });
 });
