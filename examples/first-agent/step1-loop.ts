@@ -24,7 +24,8 @@ await runProgram(async () => {
       console.log(`[user] ${line}`);
       let open = false;
       const result = await agent.turn(line, {
-        onEvent: progress.watch((event) => {
+        onEvent: (event) => {
+          progress.onEvent(event);
           if (event.type === 'text-delta') {
             process.stdout.write(open ? event.text.replace(/\n/g, ' ⏎ ') : `[assistant] ${event.text.replace(/\n/g, ' ⏎ ')}`);
             open = true;
@@ -32,7 +33,7 @@ await runProgram(async () => {
             process.stdout.write('\n');
             open = false;
           }
-        }),
+        },
       }).finally(() => {
         progress.stop();
         // A failed stream leaves its line open: end it before the error line.

@@ -10,6 +10,7 @@ import { fsTools } from '@weir/tools-fs';
 import { chooseModel } from './cli/choose-model.js';
 import { parseFlags } from './cli/parse-flags.js';
 import { runProgram } from './cli/run-program.js';
+import { runLines } from './cli/run-lines.js';
 
 const USAGE = 'step2-tools.ts [--workspace <folder>] [--debug] [--] [lines...]';
 const DEFAULT_LINES = [
@@ -20,7 +21,6 @@ const DEFAULT_LINES = [
   '读文件 todo.md',
   '谢谢！',
 ];
-const oneLine = (text: string) => text.replace(/\n/g, ' ⏎ ');
 
 await runProgram(async () => {
   const { values, positionals } = parseFlags(USAGE, { workspace: { type: 'string' } });
@@ -45,28 +45,7 @@ await runProgram(async () => {
     const stop = new AbortController();
     process.once('SIGINT', () => stop.abort());
 
-    for (const line of lines) {
-      console.log(`[user] ${line}`);
-      const result = await agent
-        .turn(line, {
-          signal: stop.signal,
-          stream: false,
-          onEvent: progress.watch((event) => {
-            if (event.type === 'tool-result') {
-              const { result: toolResult } = event;
-              console.log(`[tool:${event.call.name}] -> ${toolResult.ok ? 'ok' : `ERR ${oneLine(toolResult.error.message)}`}`);
-            } else if (event.type === 'model-call-end' && event.response.text !== '') {
-              console.log(`[assistant] ${oneLine(event.response.text)}`);
-            }
-          }),
-        })
-        .finally(progress.stop);
-      if (result.stopReason !== 'stop') console.log(`[stopped: ${result.stopReason}]`);
-      if (result.stopReason === 'aborted') {
-        process.exitCode = 130;
-        break;
-      }
-    }
+    if ((await runLines(agent, lines, { signal: stop.signal, progress })) === 'aborted') process.exitCode = 130;
   } finally {
     await harness.close();
   }

@@ -21,11 +21,11 @@ import { fsTools } from '@weir/tools-fs';
 import { chooseModel } from './cli/choose-model.js';
 import { parseFlags } from './cli/parse-flags.js';
 import { runProgram } from './cli/run-program.js';
+import { oneLine, runLines } from './cli/run-lines.js';
 
 const USAGE = 'step3-safety.ts [--debug] [--] [lines...]';
 const DEFAULT_LINES = ['write hello.txt: Hello from weir!', 'write plan.md: - ship step 3', 'write .env: TOKEN=hunter2'];
 const WRITE = /^\s*write\s+(\S+?)\s*:\s*(.*)$/s;
-const oneLine = (text: string) => text.replace(/\n/g, ' ⏎ ');
 
 await runProgram(async () => {
   const { values, positionals } = parseFlags(USAGE, {});
@@ -65,25 +65,7 @@ await runProgram(async () => {
       maxSteps: 4,
     });
 
-    for (const line of lines) {
-      console.log(`[user] ${line}`);
-      const result = await agent
-        .turn(line, {
-          signal: stop.signal,
-          stream: false,
-          onEvent: progress.watch((event) => {
-            if (event.type === 'tool-result') {
-              const { result: toolResult } = event;
-              console.log(`[tool:${event.call.name}] -> ${toolResult.ok ? 'ok' : `${toolResult.error.code} ${oneLine(toolResult.error.message)}`}`);
-            } else if (event.type === 'model-call-end' && event.response.text !== '') {
-              console.log(`[assistant] ${oneLine(event.response.text)}`);
-            }
-          }),
-        })
-        .finally(progress.stop);
-      if (result.stopReason !== 'stop') console.log(`[stopped: ${result.stopReason}]`);
-      if (result.stopReason === 'aborted' || interrupted) break;
-    }
+    await runLines(agent, lines, { signal: stop.signal, progress });
     for (const line of interrupted ? [] : lines) {
       const path = WRITE.exec(line)?.[1];
       if (path === undefined) continue;

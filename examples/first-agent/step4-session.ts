@@ -19,6 +19,7 @@ import { fsTools } from '@weir/tools-fs';
 import { chooseModel } from './cli/choose-model.js';
 import { parseFlags } from './cli/parse-flags.js';
 import { runProgram } from './cli/run-program.js';
+import { oneLine, printEvent } from './cli/run-lines.js';
 
 const USAGE = 'step4-session.ts [--resume <id>] [--dir <folder>] [--list] [--workspace <folder>] [--debug] [--] [lines...]';
 const FIRST_LINES = ['list dir .', 'read file notes.txt'];
@@ -64,7 +65,10 @@ await runProgram(async () => {
   // Ctrl-C stops the running turn; the session records that it was aborted and stays resumable.
   const stop = new AbortController();
   process.once('SIGINT', () => stop.abort());
-  const onEvent = progress.watch(print);
+  const onEvent = (event: AgentEvent) => {
+    progress.onEvent(event);
+    printEvent(event);
+  };
 
   try {
     if (values.resume !== undefined) showEarlier(agent.messages);
@@ -121,19 +125,6 @@ function describe(message: Message): string | undefined {
     default:
       return undefined;
   }
-}
-
-function print(event: AgentEvent): void {
-  if (event.type === 'tool-result') {
-    const { result } = event;
-    console.log(`[tool:${event.call.name}] -> ${result.ok ? 'ok' : `ERR ${oneLine(result.error.message)}`}`);
-  } else if (event.type === 'model-call-end' && event.response.text !== '') {
-    console.log(`[assistant] ${oneLine(event.response.text)}`);
-  }
-}
-
-function oneLine(text: string): string {
-  return text.replace(/\n/g, ' ⏎ ');
 }
 
 function short(text: string): string {

@@ -10,17 +10,17 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { createAgent, createHarness, defineTool } from '@weir/core';
+import { createAgent, createHarness, defineTool, type AgentEvent } from '@weir/core';
 import { fsTools } from '@weir/tools-fs';
 import { chooseModel } from './cli/choose-model.js';
 import { parseFlags } from './cli/parse-flags.js';
 import { runProgram } from './cli/run-program.js';
+import { runLines } from './cli/run-lines.js';
 
 const USAGE = 'step5-progress-images.ts [--workspace <folder>] [--debug] [--] [lines...]';
 const DEFAULT_LINES = ['run tool index_workspace', 'read file logo.png'];
 /** How long indexing one file pretends to take: long enough to see the lines come one by one. */
 const PER_FILE_MS = 250;
-const oneLine = (text: string) => text.replace(/\n/g, ' ⏎ ');
 
 /** Counts the words of every file in the workspace, slowly, reporting each file as it goes. */
 function indexWorkspace(root: string) {
@@ -80,35 +80,14 @@ await runProgram(async () => {
     const stop = new AbortController();
     process.once('SIGINT', () => stop.abort());
 
-    for (const line of lines) {
-      console.log(`[user] ${line}`);
-      const result = await agent
-        .turn(line, {
-          signal: stop.signal,
-          stream: false,
-          onEvent: progress.watch((event) => {
-            if (event.type === 'tool-progress') {
-              // Progress reports arrive while the tool runs (a burst is thinned to one every 100 ms).
-              const { message, progress: done, total } = event.update;
-              const count = done === undefined ? '' : total === undefined ? `${done} ` : `${done}/${total} `;
-              console.log(`[progress:${event.toolName}] ${count}${message ?? ''}`.trimEnd());
-            } else if (event.type === 'tool-result') {
-              const { result: toolResult } = event;
-              const images = toolResult.parts?.filter((part) => part.type === 'image').length ?? 0;
-              const ok = images === 0 ? 'ok' : `ok, ${images} image${images === 1 ? '' : 's'}`;
-              console.log(`[tool:${event.call.name}] -> ${toolResult.ok ? ok : `ERR ${oneLine(toolResult.error.message)}`}`);
-            } else if (event.type === 'model-call-end' && event.response.text !== '') {
-              console.log(`[assistant] ${oneLine(event.response.text)}`);
-            }
-          }),
-        })
-        .finally(progress.stop);
-      if (result.stopReason !== 'stop') console.log(`[stopped: ${result.stopReason}]`);
-      if (result.stopReason === 'aborted') {
-        process.exitCode = 130;
-        break;
-      }
-    }
+    // Progress reports arrive while the tool runs (a burst is thinned to one every 100 ms).
+    const printProgress = (event: AgentEvent) => {
+      if (event.type !== 'tool-progress') return;
+      const { message, progress: done, total } = event.update;
+      const count = done === undefined ? '' : total === undefined ? `${done} ` : `${done}/${total} `;
+      console.log(`[progress:${event.toolName}] ${count}${message ?? ''}`.trimEnd());
+    };
+    if ((await runLines(agent, lines, { signal: stop.signal, progress, onEvent: printProgress })) === 'aborted') process.exitCode = 130;
   } finally {
     await harness.close();
   }

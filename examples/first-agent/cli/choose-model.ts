@@ -1,6 +1,6 @@
 import type { LanguageModel } from '@weir/core';
 import { createMockModel } from '@weir/llm-mock';
-import { modelProgress, type ModelProgress } from './model-progress.js';
+import { modelWaits, type ModelWaits } from '@weir/cli';
 
 /** Defaults of the examples, shorter than the package's: a stalled server is given up on sooner. */
 const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
@@ -11,7 +11,8 @@ export interface ChosenModel {
   readonly model: LanguageModel;
   /** For the `[model]` line every example prints first. */
   readonly description: string;
-  readonly progress: ModelProgress;
+  /** What shows the model's retries and silences on standard error. */
+  readonly progress: ModelWaits;
 }
 
 /**
@@ -27,13 +28,13 @@ export async function chooseModel(mock: () => LanguageModel = createMockModel, e
   const set = Object.keys(env).filter((name) => name.startsWith('OPENAI_') && env[name]?.trim());
   if (set.length === 0) {
     const model = mock();
-    return { model, description: `${model.id} (the mock model: no OPENAI_* variable is set)`, progress: modelProgress(LONGEST_NOTICE_MS) };
+    return { model, description: `${model.id} (the mock model: no OPENAI_* variable is set)`, progress: modelWaits(toStandardError, LONGEST_NOTICE_MS) };
   }
   const { openAIModelFromEnv } = await import('@weir/llm-openai');
   const idleTimeoutMs = number(env, 'OPENAI_IDLE_TIMEOUT_MS', DEFAULT_IDLE_TIMEOUT_MS, 1);
   const maxRetries = number(env, 'OPENAI_MAX_RETRIES', undefined, 0);
   // A notice before the idle limit runs out, at most every 10 s.
-  const progress = modelProgress(Math.min(LONGEST_NOTICE_MS, Math.max(250, Math.floor(idleTimeoutMs / 3))));
+  const progress = modelWaits(toStandardError, Math.min(LONGEST_NOTICE_MS, Math.max(250, Math.floor(idleTimeoutMs / 3))));
   const model = openAIModelFromEnv({
     ...(env.OPENAI_API_KEY?.trim() ? {} : { apiKey: '' }),
     idleTimeoutMs,
@@ -43,6 +44,9 @@ export async function chooseModel(mock: () => LanguageModel = createMockModel, e
   });
   return { model, description: `${model.id} at ${where(env.OPENAI_BASE_URL ?? '')}${env.OPENAI_API_KEY?.trim() ? '' : ' (no OPENAI_API_KEY: no key sent)'}`, progress };
 }
+
+/** Notices go to standard error: standard output stays the transcript. */
+const toStandardError = (line: string) => console.error(line);
 
 function number<D extends number | undefined>(env: NodeJS.ProcessEnv, name: string, fallback: D, min: number): number | D {
   const text = env[name]?.trim();

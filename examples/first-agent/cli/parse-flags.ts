@@ -1,5 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { UsageError } from './usage-error.js';
+import { UsageError } from '@weir/cli';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 const COMMON = { debug: { type: 'boolean' }, help: { type: 'boolean' } } as const;

@@ -1,5 +1,4 @@
-import { oneLineError } from './one-line-error.js';
-import { UsageError } from './usage-error.js';
+import { errorStacks, oneLineError, UsageError } from '@weir/cli';
 
 /**
  * Runs an example's `main` as a command-line program: a failure prints one line on standard error
@@ -12,7 +11,7 @@ export async function runProgram(main: () => Promise<void>): Promise<void> {
     await main();
   } catch (error) {
     console.error(`[error] ${oneLineError(error)}`);
-    if (debugRequested()) console.error(stacks(error));
+    if (debugRequested()) console.error(errorStacks(error));
     // Exit now: an open handle (a socket, a timer of a half-done call) must not keep a failed program alive.
     // Writes to pipes, files and terminals are synchronous on Linux, so nothing printed is lost.
     process.exit(error instanceof UsageError ? 2 : 1);
@@ -23,13 +22,4 @@ function debugRequested(): boolean {
   const args = process.argv.slice(2);
   const end = args.indexOf('--');
   return (end === -1 ? args : args.slice(0, end)).includes('--debug');
-}
-
-function stacks(error: unknown): string {
-  const lines: string[] = [];
-  for (let current: unknown = error, depth = 0; current !== undefined && depth < 5; depth += 1) {
-    lines.push(`${depth === 0 ? '' : 'caused by: '}${current instanceof Error ? (current.stack ?? current.message) : String(current)}`);
-    current = current instanceof Error ? current.cause : undefined;
-  }
-  return lines.join('\n');
 }

@@ -44,10 +44,10 @@ describe('examples/first-agent', () => {
       // read_file numbers its lines (cat -n); the model quotes the start of what it read.
       '[assistant] Tool read_file returned:      1\tBuy milk. Call Ada about the weir plugin. Ship the agent loop.',
       '[user] read file missing.txt',
-      expect.stringMatching(/^\[tool:read_file\] -> ERR "?missing\.txt"? does not exist/),
+      expect.stringMatching(/^\[tool:read_file\] -> NOT_FOUND "?missing\.txt"? does not exist/),
       expect.stringMatching(/^\[assistant\] Tool read_file returned: Error \[NOT_FOUND\]: "?missing\.txt"? does not exist/),
       '[user] read file ../package.json',
-      expect.stringMatching(/^\[tool:read_file\] -> ERR .*outside the workspace/),
+      expect.stringMatching(/^\[tool:read_file\] -> PATH_OUTSIDE_WORKSPACE .*outside the workspace/),
       expect.stringMatching(/^\[assistant\] Tool read_file returned: Error \[PATH_OUTSIDE_WORKSPACE\]/),
       '[user] 读文件 todo.md',
       '[tool:read_file] -> ok',
@@ -64,7 +64,7 @@ describe('examples/first-agent', () => {
       '[tool:list_dir] -> ok',
       expect.stringMatching(/^\[assistant\] 工具 list_dir 返回了：(docs\/)?readme\.txt$/),
       '[user] read file docs',
-      expect.stringMatching(/^\[tool:read_file\] -> ERR "?docs"? is a directory/),
+      expect.stringMatching(/^\[tool:read_file\] -> IS_A_DIRECTORY "?docs"? is a directory/),
       expect.stringMatching(/^\[assistant\] Tool read_file returned: Error \[IS_A_DIRECTORY\]: "?docs"? is a directory/),
     ]);
   }, 60_000);
