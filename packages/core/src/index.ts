@@ -52,6 +52,9 @@ export type { Logger } from './logger.js';
 export { renderValue } from './tools/render-content.js';
 // Freezing a value deeply: a tool's deep-frozen value is kept as it is by the pipeline's snapshot.
 export { deepFreeze } from './deep-freeze.js';
+// Waiting that a signal can end: what retry plugins and model adapters are made of.
+export { abortableSleep } from './abortable-sleep.js';
+export { raceAbort } from './race-abort.js';
 
 export type {
   AssistantMessage,

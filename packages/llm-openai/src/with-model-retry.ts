@@ -1,5 +1,5 @@
 import pRetry from 'p-retry';
-import { abortableSleep } from './abortable-sleep.js';
+import { abortableSleep } from '@weir/core';
 import { backoffDelay } from './backoff-delay.js';
 import { OpenAIError } from './openai-error.js';
 

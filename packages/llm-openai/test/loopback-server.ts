@@ -1,7 +1,9 @@
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { setImmediate as nextTurn, setTimeout as delay } from 'node:timers/promises';
-import { seededRandom } from './seeded-random.js';
+import { uniformInt } from 'pure-rand/distribution/uniformInt';
+import type { RandomGenerator } from 'pure-rand/types/RandomGenerator';
+import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 
 /**
  * One scripted HTTP answer. Give `lines` (Server-Sent Events lines, `""` between events, each sent
@@ -134,8 +136,9 @@ async function serve(res: ServerResponse, scripted: ScriptedResponse): Promise<v
   const headers = scripted.headers ?? (isStream ? { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' } : { 'content-type': 'application/json' });
   res.writeHead(scripted.status ?? 200, headers);
   res.flushHeaders();
-  const random = scripted.slices === undefined ? undefined : seededRandom(scripted.slices.seed);
-  const write = (text: string) => writeBytes(res, Buffer.from(text, 'utf8'), random, scripted.slices?.min ?? 1, scripted.slices?.max ?? 7);
+  // Seeded, so a failure under random slicing replays from the seed in the test's name.
+  const generator = scripted.slices === undefined ? undefined : xoroshiro128plus(scripted.slices.seed);
+  const write = (text: string) => writeBytes(res, Buffer.from(text, 'utf8'), generator, scripted.slices?.min ?? 1, scripted.slices?.max ?? 7);
 
   if (isStream) {
     const lines = scripted.lines!;
@@ -160,13 +163,13 @@ async function serve(res: ServerResponse, scripted: ScriptedResponse): Promise<v
   if (!scripted.holdOpen) res.end();
 }
 
-async function writeBytes(res: ServerResponse, bytes: Buffer, random: (() => number) | undefined, min: number, max: number): Promise<void> {
-  if (random === undefined) {
+async function writeBytes(res: ServerResponse, bytes: Buffer, generator: RandomGenerator | undefined, min: number, max: number): Promise<void> {
+  if (generator === undefined) {
     await writeFlushed(res, bytes);
     return;
   }
   for (let offset = 0; offset < bytes.length && !res.destroyed; ) {
-    const size = min + Math.floor(random() * (max - min + 1));
+    const size = uniformInt(generator, min, max);
     await writeFlushed(res, bytes.subarray(offset, offset + size));
     offset += size;
     // One event-loop turn per slice, so slices leave as separate TCP writes rather than one.

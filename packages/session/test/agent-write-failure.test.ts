@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFileSessionStore } from '../src/index.js';
 import { createAgent, definePlugin, type AgentEvent, type LanguageModel, type ModelRequest, type ModelResponse } from '@weir/core';
-import { echoTool, harnessWith } from './support.js';
+// The core's own test helpers: the same echo tool and harness the core's tests use.
+import { echoTool, harnessWith } from '../../core/test/support.js';
 import { faultyFileSystem } from './fixtures/faulty-file-system.js';
 
 // A failing write or sync never lets the agent go on with persistence silently off (docs/sessions.md,

@@ -1,6 +1,6 @@
 import { HarnessError } from '../harness-error.js';
 import type { FinishReason, LanguageModel, ModelRequest, ModelResponse } from './model.js';
-import { raceAbort } from './race-abort.js';
+import { raceAbort } from '../race-abort.js';
 
 const FINISH_REASONS: ReadonlySet<string> = new Set<FinishReason>(['stop', 'tool_calls', 'length', 'content_filter', 'error']);
 
