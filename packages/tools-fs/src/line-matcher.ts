@@ -30,16 +30,41 @@ export interface MatchOptions {
   readonly display: string;
 }
 
+/** Caps and budget of one `LineMatcher.matchAll`. */
+export interface BatchMatchOptions extends Omit<MatchOptions, 'display'> {
+  /** Most matches over all the texts. Default: no cap but `maxMatches` per text. */
+  readonly maxTotal?: number;
+  /** Most texts with matches; later texts are not scanned. Default: no cap. */
+  readonly maxFiles?: number;
+  /** Each text's file, quoted, for messages. */
+  readonly displays: readonly string[];
+}
+
 const MAX_PATTERN_CHARS = 1000;
 
 // Runs inside a vm context so that its `timeout` can interrupt a regular expression that
 // backtracks catastrophically: a JavaScript RegExp cannot be stopped any other way, and a stuck
-// one would hold the whole event loop (and every other call) hostage.
+// one would hold the whole event loop (and every other call) hostage. It scans a batch of texts:
+// a run with a timeout starts a watchdog thread (about 0.2 ms), which one run per file would pay
+// for every file.
 const SCAN = new vm.Script(`(() => {
   const re = new RegExp(source, flags);
-  const found = [];
   const cut = (value) => (value.length > maxLineChars ? value.slice(0, maxLineChars) + ' [...]' : value);
-  if (multiline) {
+  const scanLines = (text, found, maxMatches) => {
+    let line = 1;
+    let start = 0;
+    while (start < text.length && found.length < maxMatches) {
+      let end = text.indexOf('\\n', start);
+      if (end === -1) end = text.length;
+      let value = text.slice(start, end);
+      if (value.endsWith('\\r')) value = value.slice(0, -1);
+      if (re.test(value)) found.push([line, cut(value)]);
+      line += 1;
+      start = end + 1;
+    }
+  };
+  const scanMultiline = (text, found, maxMatches) => {
+    re.lastIndex = 0;
     let line = 1;
     let counted = 0;
     const count = (until) => {
@@ -63,20 +88,18 @@ const SCAN = new vm.Script(`(() => {
       if (next === -1) break;
       if (re.lastIndex <= next) re.lastIndex = next + 1;
     }
-    return JSON.stringify(found);
+  };
+  const all = [];
+  let total = 0;
+  let withMatches = 0;
+  for (const text of texts) {
+    const found = [];
+    if (total < maxTotal && withMatches < maxFiles) (multiline ? scanMultiline : scanLines)(text, found, Math.min(maxMatches, maxTotal - total));
+    total += found.length;
+    if (found.length > 0) withMatches += 1;
+    all.push(found);
   }
-  let line = 1;
-  let start = 0;
-  while (start < text.length && found.length < maxMatches) {
-    let end = text.indexOf('\\n', start);
-    if (end === -1) end = text.length;
-    let value = text.slice(start, end);
-    if (value.endsWith('\\r')) value = value.slice(0, -1);
-    if (re.test(value)) found.push([line, cut(value)]);
-    line += 1;
-    start = end + 1;
-  }
-  return JSON.stringify(found);
+  return JSON.stringify(all);
 })()`);
 
 // One context for every matcher: creating one costs about a millisecond, and `match` is
@@ -112,20 +135,63 @@ export class LineMatcher {
 
   /** The matching lines of `text`, at most `maxMatches`. Throws `FsError('PATTERN_TIMEOUT')`. */
   match(text: string, options: MatchOptions): LineMatch[] {
+    return this.matchAll([text], { ...options, displays: [options.display] })[0]!;
+  }
+
+  /**
+   * The matching lines of each of `texts`, in one run of the sandbox: at most `maxMatches` per
+   * text and `maxTotal` in all, and no more texts with matches than `maxFiles` (the texts after
+   * get none). The batch gets `timeoutMs` in all; one that runs out of it is scanned again one
+   * text at a time, so only a text that alone takes longer than `timeoutMs` fails. Throws
+   * `FsError('PATTERN_TIMEOUT')`, naming that text by `displays`.
+   */
+  matchAll(texts: readonly string[], options: BatchMatchOptions): LineMatch[][] {
+    if (texts.length === 0) return [];
+    try {
+      return this.run(texts, options);
+    } catch (error) {
+      if (!(error instanceof FsError) || texts.length === 1) throw error;
+    }
+    const results: LineMatch[][] = [];
+    let total = 0;
+    let withMatches = 0;
+    for (const [index, text] of texts.entries()) {
+      const room = withMatches < (options.maxFiles ?? Infinity) ? Math.min(options.maxMatches, (options.maxTotal ?? Infinity) - total) : 0;
+      const found = room > 0 ? this.run([text], { ...options, maxMatches: room, maxTotal: room, maxFiles: 1, displays: [options.displays[index]!] })[0]! : [];
+      total += found.length;
+      if (found.length > 0) withMatches += 1;
+      results.push(found);
+    }
+    return results;
+  }
+
+  private run(texts: readonly string[], options: BatchMatchOptions): LineMatch[][] {
     sharedContext ??= vm.createContext({});
     const context = sharedContext;
-    Object.assign(context, { source: this.source, flags: this.flags, multiline: this.multiline, text, maxMatches: options.maxMatches, maxLineChars: options.maxLineChars });
+    Object.assign(context, {
+      source: this.source,
+      flags: this.flags,
+      multiline: this.multiline,
+      texts,
+      maxMatches: options.maxMatches,
+      maxTotal: options.maxTotal ?? Infinity,
+      maxFiles: options.maxFiles ?? Infinity,
+      maxLineChars: options.maxLineChars,
+    });
     let json: string;
     try {
       json = SCAN.runInContext(context, { timeout: options.timeoutMs }) as string;
     } catch (error) {
       if ((error as { code?: unknown }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') {
-        throw new FsError('PATTERN_TIMEOUT', `The regular expression took more than ${options.timeoutMs} ms on ${options.display} (catastrophic backtracking?). Simplify it, for example avoid nested quantifiers like (a+)+.`);
+        const display = texts.length === 1 ? options.displays[0]! : `one of ${texts.length} files`;
+        throw new FsError('PATTERN_TIMEOUT', `The regular expression took more than ${options.timeoutMs} ms on ${display} (catastrophic backtracking?). Simplify it, for example avoid nested quantifiers like (a+)+.`);
       }
       throw error;
     } finally {
-      context.text = '';
+      context.texts = [];
     }
-    return (JSON.parse(json) as [number, string, number?][]).map(([line, value, endLine]) => (endLine !== undefined && endLine > line ? { line, text: value, endLine } : { line, text: value }));
+    return (JSON.parse(json) as [number, string, number?][][]).map((found) =>
+      found.map(([line, value, endLine]) => (endLine !== undefined && endLine > line ? { line, text: value, endLine } : { line, text: value })),
+    );
   }
 }

@@ -1,7 +1,8 @@
-import { constants, type BigIntStats } from 'node:fs';
+import { constants, readlinkSync, type BigIntStats } from 'node:fs';
 import { mkdir, open, readlink, type FileHandle } from 'node:fs/promises';
 import { relativeInside } from './containment.js';
 import { errnoCode, errnoRefusal, FsError } from './fs-error.js';
+import { childPath, type HeldDirectory } from './held-directory.js';
 import type { WorkspaceRoot } from './workspace-root.js';
 
 const { O_RDONLY, O_DIRECTORY, O_NOFOLLOW, O_NONBLOCK, O_NOCTTY } = constants;
@@ -19,7 +20,7 @@ export type OpenStrategy = 'proc' | 'path';
  * so a walk never follows a symbolic link: the canonical path it walks has none, and one that
  * appears meanwhile makes the walk fail with `PATH_CHANGED` instead of leading outside.
  */
-export class OpenDirectory {
+export class OpenDirectory implements HeldDirectory {
   constructor(
     readonly handle: FileHandle,
     /** The canonical absolute path this directory had when it was validated. */
@@ -27,10 +28,14 @@ export class OpenDirectory {
     readonly strategy: OpenStrategy,
   ) {}
 
+  /** The descriptor the handle holds. */
+  get fd(): number {
+    return this.handle.fd;
+  }
+
   /** A path naming `name` in exactly this directory (see `OpenStrategy`). Pure. */
   child(name: string): string {
-    if (this.strategy === 'proc') return `/proc/self/fd/${this.handle.fd}/${name}`;
-    return this.path === '/' ? `/${name}` : `${this.path}/${name}`;
+    return childPath(this, name);
   }
 
   /** The path `readdir` and `opendir` should read: this very directory. Pure. */
@@ -119,7 +124,7 @@ export async function openDirectoryBeneath(
  * followed), `O_NONBLOCK` (a FIFO cannot hang the call), `O_NOCTTY`; then `fstat`s the
  * descriptor and requires a regular file. Throws `FsError`; closes what it opened on failure.
  */
-export async function openRegularFile(directory: OpenDirectory, name: string, display: string): Promise<{ handle: FileHandle; stat: BigIntStats }> {
+export async function openRegularFile(directory: HeldDirectory, name: string, display: string): Promise<{ handle: FileHandle; stat: BigIntStats }> {
   let handle: FileHandle;
   try {
     handle = await open(directory.child(name), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
@@ -147,6 +152,13 @@ export async function openRegularFile(directory: OpenDirectory, name: string, di
 export async function assertOpenedInside(root: WorkspaceRoot, handle: FileHandle, strategy: OpenStrategy, display: string): Promise<void> {
   if (strategy !== 'proc') return;
   const where = await readlink(`/proc/self/fd/${handle.fd}`);
+  if (relativeInside(root.path, where) === undefined) throw changed(display);
+}
+
+/** `assertOpenedInside` for a plain descriptor, synchronously (the walks). */
+export function assertOpenedInsideSync(root: WorkspaceRoot, fd: number, strategy: OpenStrategy, display: string): void {
+  if (strategy !== 'proc') return;
+  const where = readlinkSync(`/proc/self/fd/${fd}`);
   if (relativeInside(root.path, where) === undefined) throw changed(display);
 }
 

@@ -1,6 +1,6 @@
 import type { Dirent } from 'node:fs';
 import { opendir } from 'node:fs/promises';
-import type { OpenDirectory } from './open-directory.js';
+import type { HeldDirectory } from './held-directory.js';
 
 /** What a directory entry is, from the directory itself (`lstat` semantics: links are not followed). */
 export type EntryKind = 'file' | 'directory' | 'symlink' | 'other';
@@ -24,7 +24,7 @@ export interface DirectoryListing {
  * entries costs `maxNames` entries of memory. Reads the directory the handle holds (through
  * `/proc/self/fd/N` on Linux). Throws the system error if the directory cannot be read.
  */
-export async function readDirectory(directory: OpenDirectory, maxNames: number, signal?: AbortSignal): Promise<DirectoryListing> {
+export async function readDirectory(directory: HeldDirectory, maxNames: number, signal?: AbortSignal): Promise<DirectoryListing> {
   const entries: DirectoryEntry[] = [];
   let complete = true;
   const dir = await opendir(directory.listingPath, { bufferSize: 256 });

@@ -6,16 +6,21 @@ import { assertFileAccess, fileAccessRefusal } from './file-access-check.js';
 import type { FsToolDeps } from './fs-tool-deps.js';
 import { LineMatcher, type LineMatch } from './line-matcher.js';
 import type { Located } from './locate-physical.js';
-import type { OpenDirectory } from './open-directory.js';
+import type { HeldDirectory } from './held-directory.js';
 import { printableName } from './printable-name.js';
 import { readFileBytes } from './read-file-bytes.js';
 import { requiredLiteral } from './required-literal.js';
-import { ripgrepAvailable, ripgrepCandidates } from './ripgrep-candidates.js';
+import { ripgrepAvailable, ripgrepCandidates, type RipgrepListing } from './ripgrep-candidates.js';
 import { runFsBody } from './run-fs-body.js';
-import { walkFiles, type WalkedFile } from './walk-files.js';
+import { walkCandidates } from './walk-candidates.js';
+import { walkFiles } from './walk-files.js';
+import type { WalkedFile, WalkOptions } from './walk-rules.js';
 
 const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK, O_NOCTTY } = constants;
 const MAX_CONTEXT = 20;
+// A batch for the regex sandbox: at most this many files, or about this many characters.
+const BATCH_FILES = 256;
+const BATCH_CHARS = 1024 * 1024;
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** One line of a content result: a match, or a context line around one. */
@@ -109,6 +114,8 @@ export function searchFilesTool(deps: FsToolDeps) {
         const contextLines = mode === 'content' ? (args.context ?? 0) : 0;
         const literal = requiredLiteral(args.pattern, fixed);
         const needle = literal === undefined ? undefined : ignoreCase ? literal.toLowerCase() : literal;
+        // The literal is ASCII: its bytes are the same in UTF-8 and Latin-1, so it can be looked for before decoding.
+        const needleBytes = literal === undefined || ignoreCase ? undefined : Buffer.from(literal, 'latin1');
 
         const target = await workspace.inspect(input);
         if (!target.ok) throw FsError.from(target);
@@ -121,6 +128,29 @@ export function searchFilesTool(deps: FsToolDeps) {
         const found: FileResult[] = [];
         // One result past the page tells whether there are more.
         const wanted = offset + limit + 1;
+        // Texts that may match wait in a batch: one run of the regex sandbox scans them all.
+        let pending: { path: string; text: string }[] = [];
+        let pendingChars = 0;
+        const flush = () => {
+          if (pending.length === 0 || stopped) return;
+          const batch = pending;
+          pending = [];
+          pendingChars = 0;
+          const room = wanted - results;
+          const all = matcher.matchAll(
+            batch.map((file) => file.text),
+            mode === 'content'
+              ? { maxMatches: room, maxTotal: room, maxLineChars: limits.maxLineChars, timeoutMs: limits.regexTimeoutMs, displays: batch.map((file) => quote(file.path)) }
+              : { maxMatches: 1_000_000, maxFiles: room, maxLineChars: limits.maxLineChars, timeoutMs: limits.regexTimeoutMs, displays: batch.map((file) => quote(file.path)) },
+          );
+          for (const [index, matches] of all.entries()) {
+            if (matches.length === 0 || stopped) continue;
+            const { path, text } = batch[index]!;
+            found.push({ path, matches, lines: contextLines > 0 || matches.some((match) => match.endLine !== undefined) ? text.split('\n') : undefined });
+            results += mode === 'content' ? matches.reduce((sum, match) => sum + 1 + (match.endLine ?? match.line) - match.line, 0) : 1;
+            if (results >= wanted) stopped = true;
+          }
+        };
         const take = (path: string, text: string | undefined) => {
           if (text === undefined) {
             filesSkipped += 1;
@@ -128,11 +158,9 @@ export function searchFilesTool(deps: FsToolDeps) {
           }
           filesSearched += 1;
           if (needle !== undefined && !(ignoreCase ? text.toLowerCase() : text).includes(needle)) return;
-          const matches = matcher.match(text, { maxMatches: mode === 'content' ? wanted - results : 1_000_000, maxLineChars: limits.maxLineChars, timeoutMs: limits.regexTimeoutMs, display: quote(path) });
-          if (matches.length === 0) return;
-          found.push({ path, matches, lines: contextLines > 0 || matches.some((match) => match.endLine !== undefined) ? text.split('\n') : undefined });
-          results += mode === 'content' ? matches.reduce((sum, match) => sum + 1 + (match.endLine ?? match.line) - match.line, 0) : 1;
-          if (results >= wanted) stopped = true;
+          pending.push({ path, text });
+          pendingChars += text.length;
+          if (pending.length >= BATCH_FILES || pendingChars >= BATCH_CHARS) flush();
         };
 
         let incomplete = false;
@@ -140,38 +168,30 @@ export function searchFilesTool(deps: FsToolDeps) {
         assertFileAccess(exec, target.relativePath, quote(String(input)));
         if (!target.stat.isDirectory()) {
           take(target.relativePath, await readNamedFile(deps, target, input));
+          flush();
         } else {
-          let candidates: Set<string> | undefined;
-          if (deps.ripgrep && literal !== undefined && workspace.strategy === 'proc' && (await ripgrepAvailable())) {
-            candidates = await ripgrepCandidates({
-              directory: target.path,
-              literal,
-              ignoreCase,
-              hidden: args.hidden === true,
-              includeIgnored: args.include_ignored === true,
-              maxFileBytes: limits.maxSearchFileBytes,
-              signal: exec.signal,
-            });
-            if (candidates !== undefined) engine = 'ripgrep';
-          }
-          const prefix = target.relativePath === '.' ? '' : `${target.relativePath}/`;
-          const walkOptions = { glob: args.glob, hidden: args.hidden === true, includeIgnored: args.include_ignored === true, signal: exec.signal, onlyInto: candidates && directoriesOf(candidates) };
-          const walked = await walkFiles(deps, target, walkOptions, async (directory, files) => {
+          const walkOptions = { glob: args.glob, hidden: args.hidden === true, includeIgnored: args.include_ignored === true, signal: exec.signal };
+          const visit = async (directory: HeldDirectory, files: readonly WalkedFile[]) => {
             if (stopped) return;
             for (const file of files) {
               if (stopped) break;
               // A file a safety rule refuses is never read: left out.
               if (fileAccessRefusal(exec, file.relativePath) !== undefined) continue;
-              if (candidates !== undefined && !candidates.has(file.relativePath.slice(prefix.length))) {
-                filesSearched += 1;
-                continue;
-              }
-              take(file.relativePath, await readWalkedFile(deps, directory, file));
+              take(file.relativePath, await readWalkedFile(deps, directory, file, needleBytes));
             }
             // Reads are synchronous (much faster for many small files): let other work run between directories.
             await new Promise((resolve) => setImmediate(resolve));
-          });
-          incomplete = walked.incomplete;
+          };
+          const listed = deps.ripgrep && literal !== undefined && workspace.strategy === 'proc' && (await ripgrepAvailable()) ? await listWithRipgrep(target.path, literal, ignoreCase, walkOptions, limits.maxSearchFileBytes) : undefined;
+          if (listed !== undefined) {
+            // Only ripgrep's candidates are walked to, opened and matched; the count is the files it searched.
+            engine = 'ripgrep';
+            await walkCandidates(deps, target, listed.paths, walkOptions, visit);
+            if (listed.searched !== undefined) filesSearched = Math.max(filesSearched, listed.searched - filesSkipped);
+          } else {
+            incomplete = (await walkFiles(deps, target, walkOptions, visit)).incomplete;
+          }
+          flush();
         }
         return page(found, mode, offset, limit, contextLines, { filesSearched, filesSkipped, incomplete: incomplete || stopped, engine });
       });
@@ -179,9 +199,31 @@ export function searchFilesTool(deps: FsToolDeps) {
   });
 }
 
-// The text of a file found by the walk, opened no-follow beneath its held directory; `undefined`
-// when it is binary, too large, or no longer a regular file (skipped, never followed).
-async function readWalkedFile(deps: FsToolDeps, directory: OpenDirectory, file: WalkedFile): Promise<string | undefined> {
+// ripgrep's list of the files under `directory` holding `literal`, asked to include everything the
+// walk may include (hidden names whenever the glob could name one; `.git` and `node_modules` only
+// when the glob names them), so that it can only list more; `undefined` when it failed.
+function listWithRipgrep(directory: string, literal: string, ignoreCase: boolean, options: WalkOptions, maxFileBytes: number): Promise<RipgrepListing | undefined> {
+  const glob = options.glob;
+  return ripgrepCandidates({
+    directory,
+    literal,
+    ignoreCase,
+    hidden: options.hidden || (glob !== undefined && glob.includes('.')),
+    includeIgnored: options.includeIgnored,
+    skipDirectories: ['.git', 'node_modules'].filter((name) => glob === undefined || !glob.includes(name)),
+    maxFileBytes,
+    signal: options.signal,
+  });
+}
+
+// One buffer for the many small files of a walk: the text is decoded out of it before the next read.
+const scratch = Buffer.allocUnsafe(256 * 1024);
+
+// The text of a file found by the walk, opened no-follow beneath its held directory and checked on
+// its descriptor; `undefined` when it is binary, too large, or no longer a regular file (skipped,
+// never followed); `''` for a text without `bytes` (an ASCII literal every match holds), which is
+// looked for in the bytes first: a file without it is never decoded.
+async function readWalkedFile(deps: FsToolDeps, directory: HeldDirectory, file: WalkedFile, bytes: Buffer | undefined): Promise<string | undefined> {
   const { workspace, limits } = deps;
   if (workspace.strategy !== 'proc') {
     // Without /proc there is no opening beneath a descriptor: through the validator, one path at a time.
@@ -198,14 +240,21 @@ async function readWalkedFile(deps: FsToolDeps, directory: OpenDirectory, file: 
   try {
     const info = fstatSync(fd);
     if (!info.isFile() || info.size > limits.maxSearchFileBytes) return undefined;
-    const buffer = Buffer.allocUnsafe(info.size);
+    // A larger file gets a buffer of its own, so the shared one stays small.
+    const buffer = info.size > scratch.length ? Buffer.allocUnsafe(info.size) : scratch;
     let filled = 0;
     while (filled < info.size) {
       const read = readSync(fd, buffer, filled, info.size - filled, filled);
       if (read === 0) break;
       filled += read;
     }
-    return decodeSearchable(buffer.subarray(0, filled));
+    const content = buffer.subarray(0, filled);
+    if (content.includes(0)) return undefined;
+    if (bytes !== undefined && !content.includes(bytes)) return '';
+    return decodeSearchable(content);
+  } catch {
+    // A read error (the name now holds something else): skipped.
+    return undefined;
   } finally {
     closeSync(fd);
   }
@@ -297,27 +346,15 @@ function cutLine(line: string): string {
   return text.length > 500 ? `${text.slice(0, 500)} [...]` : text;
 }
 
-/**
- * Every directory that holds a candidate, at any depth (`a/b/c.ts` gives `a` and `a/b`): the walk
- * enters only these. Each candidate is still reached through the confined walk, opened no-follow
- * and matched again; a subtree ripgrep listed nothing in holds no match either way.
- */
-function directoriesOf(candidates: ReadonlySet<string>): Set<string> {
-  const directories = new Set<string>();
-  for (const path of candidates) {
-    for (let slash = path.indexOf('/'); slash !== -1; slash = path.indexOf('/', slash + 1)) directories.add(path.slice(0, slash));
-  }
-  return directories;
-}
-
 /** ripgrep's shapes: `path:line: text` for a match, `path-line- text` for context, `--` between groups; paths; `path:N`. */
 export function renderSearchFiles(value: SearchFilesValue): string {
   const lines: string[] = [];
   if (value.mode === 'content') {
     let previous: SearchMatch | undefined;
+    const anyContext = value.matches.some((other) => other.context);
     for (const match of value.matches) {
       const adjacent = previous !== undefined && previous.path === match.path && previous.line + 1 === match.line;
-      if (previous !== undefined && !adjacent && (match.context || previous.context || value.matches.some((other) => other.context))) lines.push('--');
+      if (previous !== undefined && !adjacent && (match.context || previous.context || anyContext)) lines.push('--');
       lines.push(`${printableName(match.path)}${match.context ? '-' : ':'}${match.line}${match.context ? '-' : ':'} ${match.text}`);
       previous = match;
     }

@@ -4,7 +4,7 @@ import type { PathIntent, PathResolution, Sandbox } from '@weir/core';
 import { checkPathSyntax } from './check-path-syntax.js';
 import { errnoCode, FsError, quote, refusal, type FsRefusal } from './fs-error.js';
 import { locatePhysical, type Located } from './locate-physical.js';
-import { assertOpenedInside, changed, openDirectoryBeneath, openRegularFile, type OpenDirectory, type OpenStrategy } from './open-directory.js';
+import { assertOpenedInside, assertOpenedInsideSync, changed, openDirectoryBeneath, openRegularFile, type OpenDirectory, type OpenStrategy } from './open-directory.js';
 import { writeAtomically } from './write-atomically.js';
 import { canonicalRoot, type WorkspaceRoot } from './workspace-root.js';
 
@@ -137,6 +137,11 @@ export class Workspace implements Sandbox {
    */
   async assertInside(handle: FileHandle, display: string): Promise<void> {
     await assertOpenedInside(this.#root, handle, this.strategy, display);
+  }
+
+  /** `assertInside` for a plain descriptor, synchronously (the walks). Throws `FsError('PATH_CHANGED')`. */
+  assertInsideSync(fd: number, display: string): void {
+    assertOpenedInsideSync(this.#root, fd, this.strategy, display);
   }
 
   /** Opens a located directory beneath the root and checks it is the one located. Throws `FsError`. */

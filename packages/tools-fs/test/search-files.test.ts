@@ -26,15 +26,34 @@ for (const ripgrep of [true, false]) {
       expect(result.ok && result.value).toMatchObject({ filesSearched: 3, filesSkipped: 0, truncated: false, engine: ripgrep && hasRipgrep ? 'ripgrep' : 'javascript' });
     });
 
-    it('with ripgrep listing the files, folders that hold none are not entered; the lines found are the same', async () => {
+    it('with ripgrep listing the files, only its candidates are walked to and matched; the lines found are the same', async () => {
       await ws.fx.file('src/a.ts', 'the needle\n');
+      await ws.fx.file('src/lib/b.ts', 'a needle too\nneedles\n');
       await ws.fx.file('other/deep/x.ts', 'nothing here\n');
       await ws.fx.file('other/y.ts', 'nothing either\n');
       const h = await harness();
-      const result = await h.call('search_files', { pattern: 'needle' });
-      expect(result.content).toMatch(/^src\/a\.ts:1: the needle\n/);
-      const pruned = ripgrep && hasRipgrep;
-      expect(result.ok && result.value).toMatchObject({ filesSearched: pruned ? 1 : 3, engine: pruned ? 'ripgrep' : 'javascript' });
+      const result = await h.call('search_files', { pattern: 'needle\\b' });
+      expect(result.content).toBe('src/a.ts:1: the needle\nsrc/lib/b.ts:1: a needle too\n[2 matching lines shown; 4 files searched]');
+      // With ripgrep the count is the files ripgrep searched.
+      expect(result.ok && result.value).toMatchObject({ filesSearched: 4, engine: ripgrep && hasRipgrep ? 'ripgrep' : 'javascript' });
+    });
+
+    it('finds hidden files the glob names, a worktree\'s .git file with hidden, never a .git or node_modules folder unless named', async () => {
+      await ws.fx.file('.github/ci.yml', 'needle ci\n');
+      await ws.fx.file('.git/config', 'needle git\n');
+      await ws.fx.file('sub/.git', 'gitdir: needle\n');
+      await ws.fx.file('node_modules/m/index.js', 'needle module\n');
+      await ws.fx.file('src/a.ts', 'needle a\n');
+      const h = await harness();
+      const paths = async (args: Record<string, unknown>) => {
+        const result = await h.call('search_files', { pattern: 'needle', output_mode: 'files_with_matches', ...args });
+        return result.ok ? (result.value as { files: { path: string }[] }).files.map((file) => file.path) : result.error.code;
+      };
+      expect(await paths({})).toEqual(['src/a.ts']);
+      expect(await paths({ glob: '.github/**' })).toEqual(['.github/ci.yml']);
+      expect(await paths({ hidden: true })).toEqual(['.github/ci.yml', 'src/a.ts', 'sub/.git']);
+      expect(await paths({ glob: '.git/*' })).toEqual(['.git/config']);
+      expect(await paths({ glob: 'node_modules/**', include_ignored: true })).toEqual(['node_modules/m/index.js']);
     });
 
     it('a glob without "/" matches file names at any depth; with "/" paths under the search path', async () => {
@@ -42,8 +61,10 @@ for (const ripgrep of [true, false]) {
       await ws.fx.file('packages/core/src/a.md', 'needle md\n');
       await ws.fx.file('packages/b.ts', 'needle b\n');
       const h = await harness();
-      expect((await h.call('search_files', { pattern: 'needle', path: 'packages', glob: '*.ts' })).content).toBe('packages/b.ts:1: needle b\npackages/core/src/a.ts:1: needle a\n[2 matching lines shown; 2 files searched]');
-      expect((await h.call('search_files', { pattern: 'needle', path: 'packages', glob: 'core/**/*.md' })).content).toBe('packages/core/src/a.md:1: needle md\n[1 matching line shown; 1 file searched]');
+      // ripgrep does not take the glob (only the walk's rules decide), so it searched the three files.
+      const searched = ripgrep && hasRipgrep ? 3 : 2;
+      expect((await h.call('search_files', { pattern: 'needle', path: 'packages', glob: '*.ts' })).content).toBe(`packages/b.ts:1: needle b\npackages/core/src/a.ts:1: needle a\n[2 matching lines shown; ${searched} files searched]`);
+      expect((await h.call('search_files', { pattern: 'needle', path: 'packages', glob: 'core/**/*.md' })).content).toBe(`packages/core/src/a.md:1: needle md\n[1 matching line shown; ${searched === 3 ? '3 files' : '1 file'} searched]`);
       expect((await h.call('search_files', { pattern: 'NEEDLE', path: 'packages/b.ts', ignore_case: true })).content).toBe('packages/b.ts:1: needle b\n[1 matching line shown; 1 file searched]');
     });
 

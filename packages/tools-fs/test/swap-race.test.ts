@@ -134,6 +134,10 @@ describe('swap race (rows 26 and 27)', () => {
       ...reads,
       { name: 'list_dir', arguments: { path: 'sub' } },
       { name: 'search_files', arguments: { pattern: '.', path: 'sub' } },
+      // A literal ("IN" is in the inside and the outside files): ripgrep, when installed, lists candidates by path and may be
+      // led outside; the confined walk re-reads only inside files.
+      { name: 'search_files', arguments: { pattern: 'IN', path: 'sub' } },
+      { name: 'search_files', arguments: { pattern: 'IN', path: '.', hidden: true } },
       { name: 'find_files', arguments: { pattern: '**/*', path: 'sub' } },
       { name: 'read_file', arguments: { path: 'target.txt' } },
       { name: 'write_file', arguments: { path: 'target.txt', content: 'WRITTEN\n' } },
