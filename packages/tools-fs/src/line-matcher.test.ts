@@ -67,3 +67,30 @@ describe('LineMatcher options', () => {
     expect(multi.match('end\nstart\nend', options)).toEqual([{ line: 2, text: 'start', endLine: 3 }]);
   });
 });
+
+describe('LineMatcher.matchAll', () => {
+  const batch = { maxMatches: 100, maxLineChars: 500, timeoutMs: 1000, displays: ['"a"', '"b"', '"c"'] };
+
+  it('scans many texts in one run, with caps per text, in all, and on texts with matches', () => {
+    const matcher = compile('x');
+    expect(matcher.matchAll(['x\ny\nx', 'none', 'x'], batch)).toEqual([[{ line: 1, text: 'x' }, { line: 3, text: 'x' }], [], [{ line: 1, text: 'x' }]]);
+    expect(matcher.matchAll(['x\nx\nx', 'x\nx'], { ...batch, maxMatches: 2 }).map((found) => found.length)).toEqual([2, 2]);
+    expect(matcher.matchAll(['x\nx\nx', 'x\nx'], { ...batch, maxTotal: 4 }).map((found) => found.length)).toEqual([3, 1]);
+    expect(matcher.matchAll(['x', 'none', 'x', 'x'], { ...batch, maxFiles: 2, displays: ['"a"', '"b"', '"c"', '"d"'] }).map((found) => found.length)).toEqual([1, 0, 1, 0]);
+  });
+
+  it('keeps the time budget per text: a batch that runs out is scanned again text by text, and the slow one is named', () => {
+    const matcher = compile('^(a+)+$');
+    const started = Date.now();
+    let caught: unknown;
+    try {
+      matcher.matchAll(['aaa', `${'a'.repeat(40)}!`, 'aa'], { ...batch, timeoutMs: 100 });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toMatchObject({ code: 'PATTERN_TIMEOUT', message: expect.stringContaining('"b"') });
+    expect(Date.now() - started).toBeLessThan(3000);
+    // Texts that are each within the budget pass, whatever the batch takes in all.
+    expect(compile('a').matchAll(['a', 'b', 'a'], { ...batch, timeoutMs: 100 })).toEqual([[{ line: 1, text: 'a' }], [], [{ line: 1, text: 'a' }]]);
+  });
+});
