@@ -1,8 +1,8 @@
 import { createHarness, definePlugin, defineTool, type Message, type ModelResponse } from '@weir/core';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { isOpenAIError, type OpenAIError, type OpenAIModel, type OpenAIModelOptions, type OpenAIErrorCode } from '../src/index.js';
 import { fixtureCases, fixtureResponse, isStreamCase, type FixtureCase } from './fixture-cases.js';
-import { LOOPBACK_API_KEY, startLoopbackServer, type LoopbackServer, type ScriptedResponse } from './loopback-server.js';
+import { LOOPBACK_API_KEY, useLoopbackServer, type LoopbackServer, type ScriptedResponse } from './loopback-server.js';
 import { recordingModel, REQUEST, runCall, TOOLS, type CallKind, type Outcome } from './model-call.js';
 import { streamedAnswer } from './scripted-answer.js';
 
@@ -433,14 +433,7 @@ describe('every fixture case has an expectation', () => {
 
 describe.each(fixtureCases.map((fixture) => [fixture.name, fixture] as const))('%s', (_name, fixture) => {
   let server: LoopbackServer;
-  beforeEach(async () => {
-    server = await startLoopbackServer();
-  });
-  afterEach(async () => {
-    vi.useRealTimers();
-    expect(server.unexpected).toEqual([]);
-    await server.close();
-  });
+  useLoopbackServer((started) => (server = started));
 
   const expectation = EXPECTATIONS[fixture.name]!;
   // A stream that ends with [DONE] is held open afterwards: the client must stop at [DONE], not wait for EOF.

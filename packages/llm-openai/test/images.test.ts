@@ -5,7 +5,7 @@ import { createAgent, createHarness } from '@weir/core';
 import { fsTools } from '@weir/tools-fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createOpenAIModel } from '../src/index.js';
-import { LOOPBACK_API_KEY, startLoopbackServer, type LoopbackServer } from './loopback-server.js';
+import { LOOPBACK_API_KEY, useLoopbackServer, type LoopbackServer } from './loopback-server.js';
 import { streamedAnswer } from './scripted-answer.js';
 
 // A 1x1 PNG, 70 bytes.
@@ -13,14 +13,12 @@ const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwA
 
 let server: LoopbackServer;
 let root: string;
+useLoopbackServer((started) => (server = started));
 beforeEach(async () => {
-  server = await startLoopbackServer();
   root = await mkdtemp(join(tmpdir(), 'weir-openai-images-'));
   await writeFile(join(root, 'logo.png'), Buffer.from(PNG, 'base64'));
 });
 afterEach(async () => {
-  expect(server.unexpected).toEqual([]);
-  await server.close();
   await rm(root, { recursive: true, force: true });
 });
 

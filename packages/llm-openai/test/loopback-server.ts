@@ -4,6 +4,7 @@ import { setImmediate as nextTurn, setTimeout as delay } from 'node:timers/promi
 import { uniformInt } from 'pure-rand/distribution/uniformInt';
 import type { RandomGenerator } from 'pure-rand/types/RandomGenerator';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
+import { afterEach, beforeEach, expect, vi } from 'vitest';
 
 /**
  * One scripted HTTP answer. Give `lines` (Server-Sent Events lines, `""` between events, each sent
@@ -72,6 +73,27 @@ export const LOOPBACK_API_KEY = 'sk-loopback-0123456789abcdef';
  * random slices, with pauses between events, behind a gate, or cut at a given line. It records every
  * request. Reusable: the first-agent example runs against it through `env()`.
  */
+/**
+ * A fresh loopback server for each test of the file, given to `receive` before the test runs. After
+ * the test the timers are real again, the server is closed, and it must have received no request
+ * it had no scripted answer for (strict: a retry of a terminal error shows up there).
+ */
+export function useLoopbackServer(receive: (server: LoopbackServer) => void): void {
+  let current: LoopbackServer | undefined;
+  beforeEach(async () => {
+    current = await startLoopbackServer();
+    receive(current);
+  });
+  afterEach(async () => {
+    vi.useRealTimers();
+    const server = current;
+    current = undefined;
+    if (server === undefined) return;
+    await server.close();
+    expect(server.unexpected).toEqual([]);
+  });
+}
+
 export async function startLoopbackServer(): Promise<LoopbackServer> {
   const steps: ScriptStep[] = [];
   const requests: RecordedRequest[] = [];

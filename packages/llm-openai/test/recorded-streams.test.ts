@@ -1,7 +1,7 @@
 import type { ModelResponse } from '@weir/core';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isOpenAIError, type OpenAIError, type OpenAIErrorCode } from '../src/index.js';
-import { startLoopbackServer, type LoopbackServer, type ScriptedResponse } from './loopback-server.js';
+import { useLoopbackServer, type LoopbackServer, type ScriptedResponse } from './loopback-server.js';
 import { recordingModel, runCall, type CallKind, type Outcome } from './model-call.js';
 import { streamedAnswer } from './scripted-answer.js';
 import { isStreamRecording, recordedBody, recordedLines, recordedOutcome, recordedResponse, recordings, type Recording } from './recorded-stream-cases.js';
@@ -24,14 +24,7 @@ function slicesFor(recording: Recording, seed: number): ScriptedResponse['slices
 const STATUS_CODES: Readonly<Record<number, OpenAIErrorCode>> = { 400: 'BAD_REQUEST', 404: 'NOT_FOUND' };
 
 let server: LoopbackServer;
-beforeEach(async () => {
-  server = await startLoopbackServer();
-});
-afterEach(async () => {
-  // Strict: a retry of a terminal error would find no scripted answer and show up here.
-  expect(server.unexpected).toEqual([]);
-  await server.close();
-});
+useLoopbackServer((started) => (server = started));
 
 function answer(outcome: Outcome): ModelResponse {
   if (outcome.error !== undefined) throw outcome.error;

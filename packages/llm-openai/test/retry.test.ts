@@ -1,23 +1,18 @@
 import type { Message } from '@weir/core';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createOpenAIModel, isOpenAIError, type OpenAIError } from '../src/index.js';
 import { fixtureCase, fixtureResponse } from './fixture-cases.js';
-import { LOOPBACK_API_KEY, startLoopbackServer, type LoopbackServer, type ScriptedResponse } from './loopback-server.js';
+import { LOOPBACK_API_KEY, startLoopbackServer, useLoopbackServer, type LoopbackServer, type ScriptedResponse } from './loopback-server.js';
 import { recordingModel, REQUEST, runCall, TOOLS } from './model-call.js';
 import { streamedAnswer } from './scripted-answer.js';
 
 // Retry policy scenarios through the loopback server, on fake timers: every wait is measured on
 // the fake clock, never slept for real.
 let server: LoopbackServer;
-beforeEach(async () => {
-  server = await startLoopbackServer();
+useLoopbackServer((started) => (server = started));
+beforeEach(() => {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
   vi.setSystemTime(new Date('2026-01-01T00:00:00Z'));
-});
-afterEach(async () => {
-  vi.useRealTimers();
-  expect(server.unexpected).toEqual([]);
-  await server.close();
 });
 
 const RECOVERED = streamedAnswer({ text: 'recovered' });

@@ -1,8 +1,8 @@
 import type { ModelResponse } from '@weir/core';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { isOpenAIError, type OpenAIError } from '../src/index.js';
 import { fixtureCase, fixtureCases, fixtureResponse, isStreamCase } from './fixture-cases.js';
-import { startLoopbackServer, type LoopbackServer } from './loopback-server.js';
+import { useLoopbackServer, type LoopbackServer } from './loopback-server.js';
 import { recordingModel, runCall } from './model-call.js';
 import { streamedAnswer } from './scripted-answer.js';
 
@@ -12,14 +12,7 @@ import { streamedAnswer } from './scripted-answer.js';
 const STREAM_CASES = fixtureCases.filter((fixture) => isStreamCase(fixture) && fixture.status === 200);
 
 let server: LoopbackServer;
-beforeEach(async () => {
-  server = await startLoopbackServer();
-});
-afterEach(async () => {
-  vi.useRealTimers();
-  expect(server.unexpected).toEqual([]);
-  await server.close();
-});
+useLoopbackServer((started) => (server = started));
 
 /** The answer without usage (a cut before the usage chunk loses it, and only it). */
 function withoutUsage(response: ModelResponse): Omit<ModelResponse, 'usage'> {

@@ -1,18 +1,12 @@
 import type { ModelStreamEvent } from '@weir/core';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { fixtureCase, fixtureResponse } from './fixture-cases.js';
-import { startLoopbackServer, type LoopbackServer } from './loopback-server.js';
+import { useLoopbackServer, type LoopbackServer } from './loopback-server.js';
 import { recordingModel, REQUEST } from './model-call.js';
 import { streamedAnswer } from './scripted-answer.js';
 
 let server: LoopbackServer;
-beforeEach(async () => {
-  server = await startLoopbackServer();
-});
-afterEach(async () => {
-  expect(server.unexpected).toEqual([]);
-  await server.close();
-});
+useLoopbackServer((started) => (server = started));
 
 /** A gate the test opens when it decides the server may go on. */
 function gate(): { open: Promise<void>; release: () => void } {

@@ -1,19 +1,13 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isOpenAIError } from '../src/index.js';
 import { fixtureCase, fixtureResponse } from './fixture-cases.js';
-import { startLoopbackServer, type LoopbackServer } from './loopback-server.js';
+import { useLoopbackServer, type LoopbackServer } from './loopback-server.js';
 import { recordingModel, REQUEST, runCall } from './model-call.js';
 import { answerLines } from './scripted-answer.js';
 
 // Real time, small numbers: the server paces itself with real timers.
 let server: LoopbackServer;
-beforeEach(async () => {
-  server = await startLoopbackServer();
-});
-afterEach(async () => {
-  expect(server.unexpected).toEqual([]);
-  await server.close();
-});
+useLoopbackServer((started) => (server = started));
 
 /** `count` keep-alive comments, one event apart, then a whole answer. */
 function keepAlivesThen(count: number, text: string): string[] {
