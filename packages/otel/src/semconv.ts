@@ -10,6 +10,7 @@ export const ATTR = Object.freeze({
   operationName: 'gen_ai.operation.name',
   providerName: 'gen_ai.provider.name',
   requestModel: 'gen_ai.request.model',
+  responseModel: 'gen_ai.response.model',
   agentName: 'gen_ai.agent.name',
   toolName: 'gen_ai.tool.name',
   toolCallId: 'gen_ai.tool.call.id',

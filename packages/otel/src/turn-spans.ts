@@ -11,7 +11,17 @@ interface OpenTurn {
   readonly provider: string;
   readonly model: string;
   /** The model call under way, then the last one that answered: its tool calls are its children. */
-  step: { readonly span: Span; readonly context: Context; readonly index: number; open: boolean } | undefined;
+  step: OpenStep | undefined;
+}
+
+interface OpenStep {
+  readonly span: Span;
+  readonly context: Context;
+  readonly index: number;
+  /** The model this call went to: a step's own (`prepareStep`) may differ from the turn's. */
+  readonly provider: string;
+  readonly model: string;
+  open: boolean;
 }
 
 /**
@@ -65,16 +75,17 @@ export class TurnSpans {
       case 'model-call-start': {
         const turn = this.#turns.get(info.run.id);
         if (turn === undefined) return;
+        const { provider, model } = event.modelId === info.modelId ? turn : splitModelId(event.modelId);
         const span = tracer.startSpan(
-          `chat ${turn.model}`,
+          `chat ${model}`,
           {
             kind: api.SpanKind.CLIENT,
-            attributes: { [ATTR.operationName]: 'chat', [ATTR.providerName]: turn.provider, [ATTR.requestModel]: turn.model, [ATTR.step]: event.step },
+            attributes: { [ATTR.operationName]: 'chat', [ATTR.providerName]: provider, [ATTR.requestModel]: model, [ATTR.step]: event.step },
           },
           turn.context,
         );
         if (captureContent && span.isRecording()) span.setAttribute(ATTR.inputMessages, messagesJson(event.request.messages));
-        turn.step = { span, context: api.trace.setSpan(turn.context, span), index: event.step, open: true };
+        turn.step = { span, context: api.trace.setSpan(turn.context, span), index: event.step, provider, model, open: true };
         return;
       }
       case 'model-call-end': {
@@ -84,11 +95,13 @@ export class TurnSpans {
         const { response } = event;
         const span = step.span;
         span.setAttribute(ATTR.finishReasons, [response.finishReason]);
+        // A composite model (fallbackModel) says which of its models answered.
+        if (response.model !== undefined) span.setAttribute(ATTR.responseModel, splitModelId(response.model).model);
         setUsage(span, response.usage);
         if (captureContent && span.isRecording()) span.setAttribute(ATTR.outputMessages, responseJson(response));
         span.end();
         step.open = false;
-        const attributes = { [ATTR.operationName]: 'chat', [ATTR.providerName]: turn.provider, [ATTR.requestModel]: turn.model };
+        const attributes = { [ATTR.operationName]: 'chat', [ATTR.providerName]: step.provider, [ATTR.requestModel]: step.model };
         instruments.operationDuration.record(event.durationMs / 1000, attributes);
         if (response.usage !== undefined) {
           instruments.tokenUsage.record(response.usage.inputTokens, { ...attributes, [ATTR.tokenType]: 'input' });
@@ -106,8 +119,8 @@ export class TurnSpans {
         step.open = false;
         instruments.operationDuration.record(event.durationMs / 1000, {
           [ATTR.operationName]: 'chat',
-          [ATTR.providerName]: turn.provider,
-          [ATTR.requestModel]: turn.model,
+          [ATTR.providerName]: step.provider,
+          [ATTR.requestModel]: step.model,
           [ATTR.errorType]: code,
         });
         return;

@@ -1,6 +1,6 @@
 import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { createAgent, createHarness, definePlugin, type ToolCall } from '@weir/core';
+import { createAgent, createHarness, definePlugin, fallbackModel, type ToolCall } from '@weir/core';
 import { diffSnapshots, snapshotHarness } from '@weir/core/testing';
 import { createScriptedModel } from '@weir/llm-mock';
 import { otel } from '@weir/otel';
@@ -236,6 +236,26 @@ describe('agent turn spans: invoke_agent, chat per model call, the tool spans un
     const turn = sdk.named('invoke_agent weir');
     expect(code(turn.attributes)).toBe('MODEL_CALL_FAILED');
     expect(turn.status.code).toBe(SpanStatusCode.ERROR);
+  });
+});
+
+describe('chat spans name the model each call went to', () => {
+  it("a step's own model (prepareStep) names its chat span; the one a fallback chose is gen_ai.response.model", async () => {
+    const sdk = memoryTracing();
+    const { harness } = await tracedHarness({ tracer: sdk.tracer });
+    const main = createScriptedModel([{ toolCalls: [{ id: 'c1', name: 'echo', arguments: { text: 'hi' } }] }], { id: 'openai:main-model' });
+    const down = createScriptedModel([() => Promise.reject(Object.assign(new Error('overloaded'), { retryable: true }))], { id: 'openai:small-model' });
+    const spare = createScriptedModel([{ text: 'done' }], { id: 'other:spare-model' });
+    const small = fallbackModel([down, spare], { shouldFallback: () => true, id: 'openai:small-model' });
+    const agent = createAgent({ model: main, harness, prepareStep: ({ step }) => (step === 2 ? { model: small } : undefined) });
+    await agent.turn('hi');
+    const chats = sdk.spans().filter((span) => span.name.startsWith('chat '));
+    expect(chats.map((span) => [span.name, span.attributes['gen_ai.request.model'], span.attributes['gen_ai.provider.name'], span.attributes['gen_ai.response.model']])).toEqual([
+      ['chat main-model', 'main-model', 'openai', undefined],
+      ['chat small-model', 'small-model', 'openai', 'spare-model'],
+    ]);
+    // The turn still names the agent's model.
+    expect(sdk.named('invoke_agent weir').attributes['gen_ai.request.model']).toBe('main-model');
   });
 });
 

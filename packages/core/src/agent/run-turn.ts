@@ -199,7 +199,7 @@ async function think(context: TurnContext, index: number, tell: TurnObserver | u
   const onTextDelta = emit !== undefined && context.stream ? (delta: string) => emit({ type: 'text-delta', step: index, text: delta }) : undefined;
   let began = 0;
   if (tell !== undefined) {
-    tell({ type: 'model-call-start', step: index, request });
+    tell({ type: 'model-call-start', step: index, modelId: model.id, request });
     began = performance.now();
   }
   let response: ModelResponse;

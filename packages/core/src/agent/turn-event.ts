@@ -17,7 +17,8 @@ import type { TurnResult } from './turn-result.js';
  */
 export type TurnEvent =
   | { readonly type: 'turn-start'; readonly text: string; readonly resumed: boolean }
-  | { readonly type: 'model-call-start'; readonly step: number; readonly request: ModelRequest }
+  /** `modelId`: the model this call goes to (the agent's, or the one `prepareStep` chose for the step). */
+  | { readonly type: 'model-call-start'; readonly step: number; readonly modelId: string; readonly request: ModelRequest }
   | { readonly type: 'model-call-end'; readonly step: number; readonly response: ModelResponse; readonly durationMs: number }
   /** `aborted` when the turn's signal ended the call (the turn then ends `aborted`); otherwise the turn rejects with `error`'s `MODEL_CALL_FAILED`. */
   | { readonly type: 'model-call-error'; readonly step: number; readonly error: unknown; readonly aborted: boolean; readonly durationMs: number }
@@ -28,7 +29,11 @@ export type TurnEvent =
 export interface TurnInfo {
   /** The turn's run: every tool call of the turn carries it. */
   readonly run: CallRun;
-  /** The model's `id` (`openai:gpt-4.1-mini`, `mock:rules`). */
+  /**
+   * The agent's model's `id` (`openai:gpt-4.1-mini`, `mock:rules`). A step may call another one:
+   * `model-call-start` names the model each call goes to, and a response's `model` the one that
+   * answered when a composite model (`fallbackModel`) chose.
+   */
   readonly modelId: string;
   /** The harness's logger. */
   readonly logger: Logger;
