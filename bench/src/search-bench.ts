@@ -11,6 +11,8 @@ import { median, printTable } from './measure.js';
 interface Searched {
   readonly lines: Set<string>;
   readonly ms: number;
+  /** CPU time of this process during the call (user + system); ripgrep's own is not counted. */
+  readonly cpuMs?: number;
 }
 
 /** `rg --no-config -n pattern .` in `root`: the matching path:line pairs and the wall time. */
@@ -32,11 +34,13 @@ function ripgrep(root: string, pattern: string): Promise<Searched> {
 
 async function searchFiles(harness: Harness, pattern: string): Promise<Searched> {
   const started = performance.now();
+  const cpu = process.cpuUsage();
   const result = await harness.executeToolCall({ id: 'bench', name: 'search_files', arguments: { pattern, limit: 1000 } });
   const ms = performance.now() - started;
+  const used = process.cpuUsage(cpu);
   if (!result.ok) throw new Error(`search_files failed: ${result.content}`);
   const value = result.value as { matches: { path: string; line: number; context?: true }[] };
-  return { lines: new Set(value.matches.filter((match) => !match.context).map((match) => `${match.path}:${match.line}`)), ms };
+  return { lines: new Set(value.matches.filter((match) => !match.context).map((match) => `${match.path}:${match.line}`)), ms, cpuMs: (used.user + used.system) / 1000 };
 }
 
 function sameLines(a: Set<string>, b: Set<string>): boolean {
@@ -50,6 +54,7 @@ async function compare(label: string, root: string, pattern: string, runs: numbe
   await withRipgrep.use(fsTools({ root }));
   await javascriptOnly.use(fsTools({ root, ripgrep: false }));
   const samples: Record<'rg' | 'ripgrep' | 'javascript', number[]> = { rg: [], ripgrep: [], javascript: [] };
+  const cpu: Record<'ripgrep' | 'javascript', number[]> = { ripgrep: [], javascript: [] };
   let reference: Set<string> | undefined;
   let agree = true;
   try {
@@ -64,14 +69,20 @@ async function compare(label: string, root: string, pattern: string, runs: numbe
       samples.rg.push(rg.ms);
       samples.ripgrep.push(viaRipgrep.ms);
       samples.javascript.push(viaJavascript.ms);
+      cpu.ripgrep.push(viaRipgrep.cpuMs ?? 0);
+      cpu.javascript.push(viaJavascript.cpuMs ?? 0);
     }
   } finally {
     await withRipgrep.close();
     await javascriptOnly.close();
   }
   const rg = median(samples.rg);
-  const row = (name: string, ms: number) => [`${label}: ${name}`, String(reference?.size ?? 0), ms.toFixed(0), `${(ms / rg).toFixed(1)}x`, agree ? 'yes' : 'NO'];
-  return [row('rg', rg), row('search_files (ripgrep lists)', median(samples.ripgrep)), row('search_files (JavaScript only)', median(samples.javascript))];
+  const row = (name: string, ms: number, cpuMs?: number) => [`${label}: ${name}`, String(reference?.size ?? 0), ms.toFixed(0), `${(ms / rg).toFixed(1)}x`, cpuMs === undefined ? '-' : cpuMs.toFixed(0), agree ? 'yes' : 'NO'];
+  return [
+    row('rg', rg),
+    row('search_files (ripgrep lists)', median(samples.ripgrep), median(cpu.ripgrep)),
+    row('search_files (JavaScript only)', median(samples.javascript), median(cpu.javascript)),
+  ];
 }
 
 /**
@@ -85,7 +96,7 @@ export async function searchBench(options: { quick: boolean }): Promise<void> {
     console.log('\nsearch_files vs ripgrep: skipped, rg is not installed and could not be (apt-get install ripgrep)');
     return;
   }
-  console.log(`\nsearch_files vs ripgrep (${await ripgrepVersion()}): median of ${runs} runs after a warm-up, wall time of one call`);
+  console.log(`\nsearch_files vs ripgrep (${await ripgrepVersion()}): median of ${runs} interleaved runs after a warm-up, wall time of one call (node CPU ms: this process only, not ripgrep's; compare commits by it on a busy machine)`);
   const base = await realpath(await mkdtemp(join(tmpdir(), 'weir-search-bench-')));
   try {
     const needles = await generateSearchTree(base);
@@ -94,7 +105,7 @@ export async function searchBench(options: { quick: boolean }): Promise<void> {
       ...(await compare(`tree (50,000 files, ${needles} needle lines)`, base, NEEDLE, runs)),
       ...(await compare('this repository ("defineTool")', repository, 'defineTool', runs)),
     ];
-    printTable(['case', 'matching lines', 'ms', 'vs rg', 'same lines as rg'], rows);
+    printTable(['case', 'matching lines', 'ms', 'vs rg', 'node CPU ms', 'same lines as rg'], rows);
   } finally {
     await rm(base, { recursive: true, force: true });
   }

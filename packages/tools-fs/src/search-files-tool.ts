@@ -238,19 +238,32 @@ async function readWalkedFile(deps: FsToolDeps, directory: HeldDirectory, file: 
     return undefined;
   }
   try {
-    const info = fstatSync(fd);
-    if (!info.isFile() || info.size > limits.maxSearchFileBytes) return undefined;
-    // A larger file gets a buffer of its own, so the shared one stays small.
-    const buffer = info.size > scratch.length ? Buffer.allocUnsafe(info.size) : scratch;
-    let filled = 0;
-    while (filled < info.size) {
-      const read = readSync(fd, buffer, filled, info.size - filled, filled);
-      if (read === 0) break;
-      filled += read;
+    // One read into the shared buffer: a read that returns less than asked is the end of a regular
+    // file (Linux, local file systems), so most files cost open, read and close. The descriptor is
+    // checked (a regular file) before anything read from it is used, and whenever the buffer fills.
+    const max = limits.maxSearchFileBytes;
+    const asked = Math.min(scratch.length, max + 1);
+    let filled = readSync(fd, scratch, 0, asked, 0);
+    let content: Buffer;
+    if (filled < asked) {
+      content = scratch.subarray(0, filled);
+    } else {
+      if (asked > max) return undefined;
+      const info = fstatSync(fd);
+      if (!info.isFile() || info.size > max) return undefined;
+      // A larger file gets a buffer of its own, so the shared one stays small.
+      const buffer = Buffer.allocUnsafe(Math.max(info.size, filled));
+      scratch.copy(buffer, 0, 0, filled);
+      while (filled < buffer.length) {
+        const read = readSync(fd, buffer, filled, buffer.length - filled, filled);
+        if (read === 0) break;
+        filled += read;
+      }
+      content = buffer.subarray(0, filled);
     }
-    const content = buffer.subarray(0, filled);
     if (content.includes(0)) return undefined;
     if (bytes !== undefined && !content.includes(bytes)) return '';
+    if (!fstatSync(fd).isFile()) return undefined;
     return decodeSearchable(content);
   } catch {
     // A read error (the name now holds something else): skipped.

@@ -119,6 +119,18 @@ for (const ripgrep of [true, false]) {
       expect(result.content).toMatch(/^latin\.txt:1: café needle\ntext\.txt:1: needle\n\[2 matching lines shown; \d files searched(, 1 skipped \(binary or too large\))?\]$/);
     });
 
+    it('reads files past the shared buffer whole, and skips (and counts) files over the size limit', async () => {
+      const line = `${'y'.repeat(99)}\n`;
+      await ws.fx.file('edge.txt', `${line.repeat(2622)}needle at the end\n`);
+      await ws.fx.file('exact.txt', `${'z'.repeat(256 * 1024 - 7)}needle\n`);
+      await ws.fx.file('huge.txt', `${line.repeat(41_944)}needle too late\n`);
+      const h = await harness();
+      const result = await h.call('search_files', { pattern: 'needle' });
+      expect(result.content).toMatch(/^edge\.txt:2623: needle at the end\nexact\.txt:1: z+ \[\.\.\.\]\n/);
+      expect(result.ok && (result.value as { matches: unknown[] }).matches).toHaveLength(2);
+      if (!(ripgrep && hasRipgrep)) expect(result.ok && result.value).toMatchObject({ filesSearched: 2, filesSkipped: 1 });
+    });
+
     it('cuts long lines and caps the matches', async () => {
       await ws.fx.file('long.txt', `${'x'.repeat(600)}\n`);
       await ws.fx.file('many.txt', 'hit\n'.repeat(10));
