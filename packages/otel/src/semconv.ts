@@ -36,6 +36,8 @@ export const ATTR = Object.freeze({
   runId: 'weir.run.id',
   step: 'weir.step',
   stopReason: 'weir.turn.stop_reason',
+  /** On the `chat` span of a compaction's summary call: how many messages it replaced. */
+  compacted: 'weir.compaction.replaced',
   steps: 'weir.turn.steps',
   durationMs: 'weir.duration_ms',
   guardName: 'weir.guard.name',

@@ -144,6 +144,29 @@ export class TurnSpans {
         }
         return;
       }
+      case 'compaction': {
+        // The summary call is told after it ended: its span is drawn back to when it began.
+        const turn = this.#turns.get(info.run.id);
+        if (turn === undefined) return;
+        const { provider, model } = splitModelId(event.modelId);
+        const attributes = { [ATTR.operationName]: 'chat', [ATTR.providerName]: provider, [ATTR.requestModel]: model };
+        // Wall-clock milliseconds, as the SDK starts its spans, so this one lines up with its siblings.
+        const end = Date.now();
+        const span = tracer.startSpan(
+          `chat ${model}`,
+          { kind: api.SpanKind.CLIENT, startTime: end - event.durationMs, attributes: { ...attributes, [ATTR.step]: event.step, [ATTR.compacted]: event.replaced } },
+          turn.context,
+        );
+        span.setAttribute(ATTR.finishReasons, [event.response.finishReason]);
+        setUsage(span, event.response.usage);
+        span.end(end);
+        instruments.operationDuration.record(event.durationMs / 1000, attributes);
+        if (event.response.usage !== undefined) {
+          instruments.tokenUsage.record(event.response.usage.inputTokens, { ...attributes, [ATTR.tokenType]: 'input' });
+          instruments.tokenUsage.record(event.response.usage.outputTokens, { ...attributes, [ATTR.tokenType]: 'output' });
+        }
+        return;
+      }
       case 'turn-error': {
         const turn = this.#turns.get(info.run.id);
         if (turn === undefined) return;

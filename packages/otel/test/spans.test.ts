@@ -34,6 +34,7 @@ const asking = (waitMs: number) =>
   });
 
 const code = (attributes: Record<string, unknown>) => attributes['error.type'];
+const hrMs = ([seconds, nanos]: readonly [number, number]) => seconds * 1000 + nanos / 1e6;
 
 describe('execute_tool spans: one per call, with where its time went', () => {
   it('ok: names, kind, GenAI attributes, weir tier and attempts, a span event per piece, no error', async () => {
@@ -256,6 +257,33 @@ describe('chat spans name the model each call went to', () => {
     ]);
     // The turn still names the agent's model.
     expect(sdk.named('invoke_agent weir').attributes['gen_ai.request.model']).toBe('main-model');
+  });
+
+  it("a compaction's summary call is a chat span of its own under the turn, with its model and usage", async () => {
+    const sdk = memoryTracing();
+    const { harness } = await tracedHarness({ tracer: sdk.tracer });
+    const echo = (text: string, inputTokens: number) => ({ toolCalls: [{ name: 'echo', arguments: { text } }], usage: { inputTokens, outputTokens: 5 } });
+    // 900 input tokens reported at step 2: step 3 starts by compacting (limit 800).
+    const model = createScriptedModel([echo('a', 400), echo('b', 900), { text: 'done' }], { id: 'openai:main-model' });
+    const summarizer = createScriptedModel([{ text: 'a and b were echoed.', usage: { inputTokens: 60, outputTokens: 12 } }], { id: 'openai:summary-model' });
+    const agent = createAgent({ model, harness, compact: { maxTokens: 800, keepSteps: 1, model: summarizer } });
+    expect((await agent.turn('echo a, then b')).stopReason).toBe('stop');
+    summarizer.assertAllUsed();
+    const turn = sdk.named('invoke_agent weir');
+    const summary = sdk.named('chat summary-model');
+    expect(isChildOf(summary, turn)).toBe(true);
+    expect(summary.attributes).toMatchObject({
+      'gen_ai.operation.name': 'chat',
+      'gen_ai.request.model': 'summary-model',
+      'gen_ai.usage.input_tokens': 60,
+      'gen_ai.usage.output_tokens': 12,
+      'weir.step': 3,
+      'weir.compaction.replaced': 3,
+    });
+    // It ended before step 3's own call began.
+    const third = sdk.spans().find((span) => span.name === 'chat main-model' && span.attributes['weir.step'] === 3)!;
+    expect(hrMs(summary.endTime)).toBeLessThanOrEqual(hrMs(third.startTime));
+    expect(hrMs(summary.startTime)).toBeLessThanOrEqual(hrMs(summary.endTime));
   });
 });
 

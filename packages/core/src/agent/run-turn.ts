@@ -123,7 +123,7 @@ export async function runTurn(context: TurnContext, input: TurnInput): Promise<T
       if (policies !== undefined) {
         const exhausted = policies.budget?.exhausted();
         if (exhausted !== undefined) return await end('budget_exhausted', { budget: exhausted });
-        if (policies.compactor !== undefined && (await compact(context, policies, index)) === ABORTED) return await end('aborted');
+        if (policies.compactor !== undefined && (await compact(context, policies, index, tell)) === ABORTED) return await end('aborted');
         planned = await planStep(context, policies, index);
       }
 
@@ -267,8 +267,9 @@ async function planStep(context: TurnContext, policies: TurnPolicies, index: num
  * summary, recorded so a resumed session sees the same history. A summary call that fails is
  * logged and the step goes on uncompacted (the model may still take the history).
  */
-async function compact(context: TurnContext, policies: TurnPolicies, index: number): Promise<void | typeof ABORTED> {
+async function compact(context: TurnContext, policies: TurnPolicies, index: number, tell: TurnObserver | undefined): Promise<void | typeof ABORTED> {
   const { messages, signal, harness } = context;
+  const began = tell === undefined ? 0 : performance.now();
   let compaction;
   try {
     compaction = await policies.compactor!.plan(messages, context.model, signal);
@@ -282,6 +283,7 @@ async function compact(context: TurnContext, policies: TurnPolicies, index: numb
   messages.splice(compaction.from, compaction.count, compaction.summary);
   context.recorder?.compaction(compaction.from, compaction.count, compaction.summary.content);
   context.emit?.({ type: 'compaction', step: index, replaced: compaction.count, summary: compaction.summary.content });
+  tell?.({ type: 'compaction', step: index, modelId: compaction.model, replaced: compaction.count, response: compaction.response, durationMs: since(began) });
 }
 
 /**

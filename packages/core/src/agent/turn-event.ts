@@ -22,6 +22,11 @@ export type TurnEvent =
   | { readonly type: 'model-call-end'; readonly step: number; readonly response: ModelResponse; readonly durationMs: number }
   /** `aborted` when the turn's signal ended the call (the turn then ends `aborted`); otherwise the turn rejects with `error`'s `MODEL_CALL_FAILED`. */
   | { readonly type: 'model-call-error'; readonly step: number; readonly error: unknown; readonly aborted: boolean; readonly durationMs: number }
+  /**
+   * Before step `step`'s model call, the compactor summarised `replaced` messages with a model call
+   * of its own (to `modelId`); `response` carries its usage. Told after that call, not around it.
+   */
+  | { readonly type: 'compaction'; readonly step: number; readonly modelId: string; readonly replaced: number; readonly response: ModelResponse; readonly durationMs: number }
   | { readonly type: 'turn-end'; readonly result: TurnResult; readonly durationMs: number }
   | { readonly type: 'turn-error'; readonly error: unknown; readonly durationMs: number };
 
