@@ -139,14 +139,7 @@ describe('agent loop: sessions', () => {
 
   it('an approval given before a crash is reused when the turn resumes: nobody is asked twice, and the call runs once', async () => {
     const store = createFileSessionStore(dir);
-    const first = await store.create({ id: 's' });
-    const runs: string[] = [];
-    const { harness, asked } = await askingHarness(runs);
-    // Killed after the approval was recorded (durably), before the call's start was.
-    const { session: dying, crashed } = crashingSession(first, (entry) => entry.type === 'tool_call_started');
-    const model = createScriptedModel([{ toolCalls: [{ id: 'c1', name: 'append_line', arguments: { line: 'deploy' } }] }]);
-    void createAgent({ model, harness, session: dying }).turn('Deploy.');
-    await crashed;
+    const { first, runs, harness, asked } = await crashAfterApproval(store);
     expect([asked(), runs]).toEqual([1, []]);
     await first.close();
 
@@ -186,13 +179,7 @@ describe('agent loop: sessions', () => {
 
   it('a new turn instead of resume() answers the unrun calls as never started; they never run, and the history reopens the same', async () => {
     const store = createFileSessionStore(dir);
-    const first = await store.create({ id: 's' });
-    const runs: string[] = [];
-    const { harness, asked } = await askingHarness(runs);
-    const { session: dying, crashed } = crashingSession(first, (entry) => entry.type === 'tool_call_started');
-    const model = createScriptedModel([{ toolCalls: [{ id: 'c1', name: 'append_line', arguments: { line: 'deploy' } }] }]);
-    void createAgent({ model, harness, session: dying }).turn('Deploy.');
-    await crashed;
+    const { first, runs, harness, asked } = await crashAfterApproval(store);
     await first.close();
 
     const reopened = await store.open('s');
@@ -293,3 +280,18 @@ describe('agent loop: sessions', () => {
     expect(() => createAgent({ model, harness: harnessWith(), session: {} as never })).toThrow(TypeError);
   });
 });
+
+/**
+ * A turn that asks to run `append_line { line: "deploy" }` (call `c1`), is approved, and crashes
+ * after the approval was recorded (durably), before the call's start was: nothing ran.
+ */
+async function crashAfterApproval(store: ReturnType<typeof createFileSessionStore>) {
+  const first = await store.create({ id: 's' });
+  const runs: string[] = [];
+  const { harness, asked } = await askingHarness(runs);
+  const { session: dying, crashed } = crashingSession(first, (entry) => entry.type === 'tool_call_started');
+  const model = createScriptedModel([{ toolCalls: [{ id: 'c1', name: 'append_line', arguments: { line: 'deploy' } }] }]);
+  void createAgent({ model, harness, session: dying }).turn('Deploy.');
+  await crashed;
+  return { first, runs, harness, asked };
+}
