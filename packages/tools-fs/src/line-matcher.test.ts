@@ -94,3 +94,21 @@ describe('LineMatcher.matchAll', () => {
     expect(compile('a').matchAll(['a', 'b', 'a'], { ...batch, timeoutMs: 100 })).toEqual([[{ line: 1, text: 'a' }], [], [{ line: 1, text: 'a' }]]);
   });
 });
+
+describe('LineMatcher with a required literal', () => {
+  it('tests only the lines that hold the literal, and finds the same lines as a scan of every line', () => {
+    const text = 'foo bar\r\nbar\nxfoo\n\nfoo\nFOO baz\nfoofoo bar\nfo\no';
+    for (const [pattern, ignoreCase] of [['foo', false], ['^foo', false], ['foo$', false], ['fo+\\s?ba', false], ['foo', true], ['\\bfoo\\b', true], ['oo.f', false], ['x?foo.*bar$', false]] as const) {
+      const matcher = compile(pattern, ignoreCase);
+      expect(matcher.literal).toBeDefined();
+      const expected = text
+        .split('\n')
+        .map((line, index) => ({ line: index + 1, text: line.replace(/\r$/, '') }))
+        .filter((line) => new RegExp(pattern, ignoreCase ? 'i' : '').test(line.text));
+      expect(matcher.match(text, options)).toEqual(expected);
+    }
+    expect(compile('foo').match('foo', options)).toEqual([{ line: 1, text: 'foo' }]);
+    expect(compile('foo').match('\nfoo\n', options)).toEqual([{ line: 2, text: 'foo' }]);
+    expect(compile('a.b', false).literal).toBeUndefined();
+  });
+});

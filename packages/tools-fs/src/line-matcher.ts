@@ -1,5 +1,6 @@
 import * as vm from 'node:vm';
 import { FsError, refusal, type FsRefusal } from './fs-error.js';
+import { requiredLiteral } from './required-literal.js';
 
 /** One matching line. */
 export interface LineMatch {
@@ -51,6 +52,7 @@ const SCAN = new vm.Script(`(() => {
   const re = new RegExp(source, flags);
   const cut = (value) => (value.length > maxLineChars ? value.slice(0, maxLineChars) + ' [...]' : value);
   const scanLines = (text, found, maxMatches) => {
+    if (literal !== '') return scanLinesWithLiteral(text, found, maxMatches);
     let line = 1;
     let start = 0;
     while (start < text.length && found.length < maxMatches) {
@@ -61,6 +63,28 @@ const SCAN = new vm.Script(`(() => {
       if (re.test(value)) found.push([line, cut(value)]);
       line += 1;
       start = end + 1;
+    }
+  };
+  // Every match holds the literal, and a line match lies within its line: only the lines where the
+  // literal occurs are tested, found by searching the whole text for it.
+  const lre = literal === '' ? undefined : new RegExp(literal, ignoreCase ? 'gi' : 'g');
+  const scanLinesWithLiteral = (text, found, maxMatches) => {
+    lre.lastIndex = 0;
+    let line = 1;
+    let counted = 0;
+    let hit;
+    while (found.length < maxMatches && (hit = lre.exec(text)) !== null) {
+      for (let at = text.indexOf('\\n', counted); at !== -1 && at < hit.index; at = text.indexOf('\\n', at + 1)) line += 1;
+      const start = text.lastIndexOf('\\n', hit.index - 1) + 1;
+      let end = text.indexOf('\\n', hit.index);
+      if (end === -1) end = text.length;
+      let value = text.slice(start, end);
+      if (value.endsWith('\\r')) value = value.slice(0, -1);
+      if (re.test(value)) found.push([line, cut(value)]);
+      if (end >= text.length) break;
+      line += 1;
+      counted = end + 1;
+      lre.lastIndex = end + 1;
     }
   };
   const scanMultiline = (text, found, maxMatches) => {
@@ -115,6 +139,8 @@ export class LineMatcher {
     readonly source: string,
     readonly flags: string,
     readonly multiline: boolean,
+    /** An ASCII literal every match holds (see `requiredLiteral`), when one can be told. */
+    readonly literal: string | undefined,
   ) {}
 
   /** Compiles `pattern`; a refusal (`INVALID_PATTERN`) when it is not a valid expression. Never throws. */
@@ -124,13 +150,14 @@ export class LineMatcher {
     const multiline = options.multiline === true;
     const flags = `${ignoreCase ? 'i' : ''}${multiline ? 'gm' : ''}`;
     const source = options.fixed === true ? pattern.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&') : pattern;
-    if (options.fixed === true) return new LineMatcher(source, flags, multiline);
+    const literal = requiredLiteral(pattern, options.fixed === true);
+    if (options.fixed === true) return new LineMatcher(source, flags, multiline, literal);
     try {
       new RegExp(pattern, flags);
     } catch (error) {
       return refusal('INVALID_PATTERN', `${JSON.stringify(pattern)} is not a valid JavaScript regular expression: ${(error as Error).message}. Inline flags such as (?i) are not supported; use ignore_case.`);
     }
-    return new LineMatcher(pattern, flags, multiline);
+    return new LineMatcher(pattern, flags, multiline, literal);
   }
 
   /** The matching lines of `text`, at most `maxMatches`. Throws `FsError('PATTERN_TIMEOUT')`. */
@@ -172,6 +199,8 @@ export class LineMatcher {
       source: this.source,
       flags: this.flags,
       multiline: this.multiline,
+      literal: this.literal === undefined ? '' : this.literal.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&'),
+      ignoreCase: this.flags.includes('i'),
       texts,
       maxMatches: options.maxMatches,
       maxTotal: options.maxTotal ?? Infinity,

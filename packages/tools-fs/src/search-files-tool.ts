@@ -9,7 +9,6 @@ import type { Located } from './locate-physical.js';
 import type { HeldDirectory } from './held-directory.js';
 import { printableName } from './printable-name.js';
 import { readFileBytes } from './read-file-bytes.js';
-import { requiredLiteral } from './required-literal.js';
 import { ripgrepAvailable, ripgrepCandidates, type RipgrepListing } from './ripgrep-candidates.js';
 import { runFsBody } from './run-fs-body.js';
 import { walkCandidates } from './walk-candidates.js';
@@ -112,7 +111,7 @@ export function searchFilesTool(deps: FsToolDeps) {
         const limit = Math.min(args.limit ?? limits.maxEntries, limits.maxEntries);
         const offset = args.offset ?? 0;
         const contextLines = mode === 'content' ? (args.context ?? 0) : 0;
-        const literal = requiredLiteral(args.pattern, fixed);
+        const literal = matcher.literal;
         const needle = literal === undefined ? undefined : ignoreCase ? literal.toLowerCase() : literal;
         // The literal is ASCII: its bytes are the same in UTF-8 and Latin-1, so it can be looked for before decoding.
         const needleBytes = literal === undefined || ignoreCase ? undefined : Buffer.from(literal, 'latin1');
