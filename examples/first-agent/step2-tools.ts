@@ -4,12 +4,11 @@
  * The tools are confined to ./workspace (or `--workspace <folder>`). Run: `pnpm demo`, or
  * `tsx --conditions=@weir/source examples/first-agent/step2-tools.ts [--workspace <folder>] [lines...]`.
  */
-import { fileURLToPath } from 'node:url';
 import { createAgent, createHarness } from '@weir/core';
 import { fsTools } from '@weir/tools-fs';
 import { chooseModel } from './cli/choose-model.js';
-import { parseFlags } from './cli/parse-flags.js';
 import { runProgram } from './cli/run-program.js';
+import { workspaceFlags } from './cli/workspace-flags.js';
 import { runLines } from './cli/run-lines.js';
 
 const USAGE = 'step2-tools.ts [--workspace <folder>] [--debug] [--] [lines...]';
@@ -23,10 +22,9 @@ const DEFAULT_LINES = [
 ];
 
 await runProgram(async () => {
-  const { values, positionals } = parseFlags(USAGE, { workspace: { type: 'string' } });
-  if (values.help) return console.log(`Usage: ${USAGE}`);
-  const lines = positionals.length > 0 ? positionals : DEFAULT_LINES;
-  const root = values.workspace ?? fileURLToPath(new URL('./workspace/', import.meta.url));
+  const flags = workspaceFlags(USAGE, DEFAULT_LINES);
+  if (flags === undefined) return;
+  const { lines, root } = flags;
   const { model, description, progress } = await chooseModel();
   console.error(`[model] ${description}`);
 

@@ -9,12 +9,11 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 import { createAgent, createHarness, defineTool, type AgentEvent } from '@weir/core';
 import { fsTools } from '@weir/tools-fs';
 import { chooseModel } from './cli/choose-model.js';
-import { parseFlags } from './cli/parse-flags.js';
 import { runProgram } from './cli/run-program.js';
+import { workspaceFlags } from './cli/workspace-flags.js';
 import { runLines } from './cli/run-lines.js';
 
 const USAGE = 'step5-progress-images.ts [--workspace <folder>] [--debug] [--] [lines...]';
@@ -60,10 +59,9 @@ function countWords(bytes: Uint8Array): number {
 }
 
 await runProgram(async () => {
-  const { values, positionals } = parseFlags(USAGE, { workspace: { type: 'string' } });
-  if (values.help) return console.log(`Usage: ${USAGE}`);
-  const lines = positionals.length > 0 ? positionals : DEFAULT_LINES;
-  const root = values.workspace ?? fileURLToPath(new URL('./workspace/', import.meta.url));
+  const flags = workspaceFlags(USAGE, DEFAULT_LINES);
+  if (flags === undefined) return;
+  const { lines, root } = flags;
   const { model, description, progress } = await chooseModel();
   console.error(`[model] ${description}`);
 
