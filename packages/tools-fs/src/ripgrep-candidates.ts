@@ -39,11 +39,12 @@ export interface RipgrepListing {
  * The files under `directory` that contain `literal`, relative to it, as ripgrep finds them:
  * `--no-config` (no RIPGREP_CONFIG_PATH), links not followed (ripgrep's default), fixed-string
  * search of the literal only, so ripgrep's regex dialect never decides anything; the caller
- * walks, opens and matches every candidate itself with the JavaScript expression. Ignore rules as
+ * walks to, opens and matches every candidate itself with the JavaScript expression. Ignore rules as
  * close to the JavaScript walk as ripgrep allows (`.gitignore` without a git repository, no
  * global or `.git/info/exclude` rules, none from above the directory): ripgrep may only list
- * more files, which the walk then filters. With `--stats`, how many files it searched. `undefined` when ripgrep failed or reported an error
- * (a partial list must not hide files). Never throws.
+ * more files, which the walk then filters. With `--stats`, how many files it searched.
+ * `undefined` when ripgrep failed or reported an error (a partial list must not hide files).
+ * Never throws.
  */
 export function ripgrepCandidates(query: RipgrepQuery): Promise<RipgrepListing | undefined> {
   const args = ['--no-config', '--files-with-matches', '--stats', '--fixed-strings', '--null', '--no-messages', '--no-require-git', '--no-ignore-global', '--no-ignore-exclude', '--no-ignore-parent'];
