@@ -1,7 +1,24 @@
 import { randomFillSync } from 'node:crypto';
 
 const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));
-const random = new Uint8Array(10);
+
+// Random bytes are drawn 4 KiB at a time: one `randomFillSync` costs a few microseconds, whatever
+// its size, and calls that wait on I/O (an MCP server, a shell) start a new millisecond nearly
+// every time, so a draw per millisecond was a draw per call. Ten bytes are taken per millisecond.
+const POOL_BYTES = 4_096;
+const DRAW_BYTES = 10;
+const pool = new Uint8Array(POOL_BYTES);
+let poolOffset = POOL_BYTES;
+
+function draw(): number {
+  if (poolOffset + DRAW_BYTES > POOL_BYTES) {
+    randomFillSync(pool);
+    poolOffset = 0;
+  }
+  const offset = poolOffset;
+  poolOffset += DRAW_BYTES;
+  return offset;
+}
 
 // The millisecond the keys are made in, its text up to the counter, and its random tail.
 let lastMs = -1;
@@ -29,11 +46,11 @@ export function newCallKey(): string {
 
 function startMillisecond(ms: number): void {
   lastMs = ms;
-  randomFillSync(random);
+  const at = draw();
   const high = Math.floor(ms / 0x10000);
   const low = ms % 0x10000;
   head = `${HEX[(high >>> 24) & 0xff]}${HEX[(high >>> 16) & 0xff]}${HEX[(high >>> 8) & 0xff]}${HEX[high & 0xff]}-${HEX[low >>> 8]}${HEX[low & 0xff]}-7`;
-  counter = ((random[0]! << 8) | random[1]!) & 0x3ff;
-  const r = random;
-  tail = `-${HEX[0x80 | (r[2]! & 0x3f)]}${HEX[r[3]!]}-${HEX[r[4]!]}${HEX[r[5]!]}${HEX[r[6]!]}${HEX[r[7]!]}${HEX[r[8]!]}${HEX[r[9]!]}`;
+  const r = pool;
+  counter = ((r[at]! << 8) | r[at + 1]!) & 0x3ff;
+  tail = `-${HEX[0x80 | (r[at + 2]! & 0x3f)]}${HEX[r[at + 3]!]}-${HEX[r[at + 4]!]}${HEX[r[at + 5]!]}${HEX[r[at + 6]!]}${HEX[r[at + 7]!]}${HEX[r[at + 8]!]}${HEX[r[at + 9]!]}`;
 }
