@@ -28,25 +28,7 @@ export async function dispatchCall(
 ): Promise<{ readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly result: ToolFailure }> {
   const tool = context.tool!;
   const observe = context.observe;
-  let dispatch: Dispatch = async (bodyArgs, exec) => {
-    // Settled is final: a wrapper that queued the call past its deadline or abort never starts the body.
-    if (context.bodyClosed) throw new BodyClosed();
-    context.attempts += 1;
-    const attemptExec = context.attempts === 1 ? exec : { ...exec, attempt: context.attempts };
-    if (observe === undefined) return tool.execute(bodyArgs, attemptExec);
-    // Observed: tell the attempt as it ends. One still running when the call settled (a timeout,
-    // an abort) is not told: the call's result says why it ended.
-    const began = performance.now();
-    const attempt = context.attempts;
-    try {
-      const value = await tool.execute(bodyArgs, attemptExec);
-      if (!context.bodyClosed) observe({ type: 'attempt', attempt, ok: true, durationMs: since(began) });
-      return value;
-    } catch (error) {
-      if (!context.bodyClosed) observe({ type: 'attempt', attempt, ok: false, error, durationMs: since(began) });
-      throw error;
-    }
-  };
+  let dispatch = bodyDispatch(context, tool, observe);
   if (tool.retryPolicy) dispatch = withRetry(dispatch, tool.retryPolicy);
   if (hasTaps(runtime.hooks.execute)) dispatch = (await runtime.hooks.execute.promise(dispatch, context)) as Dispatch;
 
@@ -78,6 +60,33 @@ export async function dispatchCall(
   if (error instanceof HookFailure) throw error;
   if (isToolCallError(error)) return fail(context, error.code, cap(error.message));
   return fail(context, 'EXECUTION_FAILED', `${context.toolName} failed: ${cap(describeError(error))}`);
+}
+
+/**
+ * The dispatcher that runs the body itself. Made by a function of its own rather than inline: a
+ * closure assigned to a variable is renamed on every call by transpilers that keep names (tsx,
+ * which runs the sources), and this one is made once per call.
+ */
+function bodyDispatch(context: PipelineContext, tool: NonNullable<PipelineContext['tool']>, observe: CallObserver | undefined): Dispatch {
+  return async (bodyArgs, exec) => {
+    // Settled is final: a wrapper that queued the call past its deadline or abort never starts the body.
+    if (context.bodyClosed) throw new BodyClosed();
+    context.attempts += 1;
+    const attemptExec = context.attempts === 1 ? exec : { ...exec, attempt: context.attempts };
+    if (observe === undefined) return tool.execute(bodyArgs, attemptExec);
+    // Observed: tell the attempt as it ends. One still running when the call settled (a timeout,
+    // an abort) is not told: the call's result says why it ended.
+    const began = performance.now();
+    const attempt = context.attempts;
+    try {
+      const value = await tool.execute(bodyArgs, attemptExec);
+      if (!context.bodyClosed) observe({ type: 'attempt', attempt, ok: true, durationMs: since(began) });
+      return value;
+    } catch (error) {
+      if (!context.bodyClosed) observe({ type: 'attempt', attempt, ok: false, error, durationMs: since(began) });
+      throw error;
+    }
+  };
 }
 
 /** Hands a report to the `progress` observers, then to the run's listener; `undefined` when there are none. */
