@@ -3,6 +3,7 @@ import type { ToolExecution } from '../tools/define-tool.js';
 import type { Logger } from '../logger.js';
 import type { Sandbox } from '../policy/sandbox.js';
 import type { PipelineContext } from './pipeline-context.js';
+import type { CallAbortSource } from './call-signal.js';
 
 const SOURCE = Symbol('weir.signalSource');
 
@@ -30,11 +31,12 @@ export class CallExecution implements ToolExecution {
   readonly progress: ToolExecution['progress'];
   readonly callKey: string;
   readonly run: CallRun;
-  readonly [SOURCE]: { readonly signal: AbortSignal };
+  readonly onAbort: NonNullable<ToolExecution['onAbort']>;
+  readonly [SOURCE]: CallAbortSource;
 
-
-  constructor(context: PipelineContext, progress: ToolExecution['progress'], source: { readonly signal: AbortSignal }, lazy: boolean) {
+  constructor(context: PipelineContext, progress: ToolExecution['progress'], source: CallAbortSource, lazy: boolean) {
     this[SOURCE] = source;
+    this.onAbort = source.onAbort;
     if (lazy) Object.defineProperty(this, 'signal', LAZY_SIGNAL);
     else (this as { signal: AbortSignal }).signal = source.signal;
     this.callId = context.callId;

@@ -128,7 +128,9 @@ class Race implements Watched, AbortListener {
 
   #interrupt(why: Interruption, reason: unknown): void {
     if (this.#settled) return;
-    this.#callSignal.abort(reason);
+    this.#callSignal.abort(reason, (error) =>
+      this.#options.logger.error({ err: error, callId: this.#callId, tool: this.#toolName, stage: 'execute' }, 'an onAbort listener of the body failed'),
+    );
     this.#settle(INTERRUPTED[why]);
   }
 

@@ -59,6 +59,13 @@ export type FileAccessVerdict = { readonly allowed: true } | { readonly allowed:
 export interface ToolExecution {
   /** Aborts on the caller's signal, the turn's signal and the call's timeout. Bodies should honour it. */
   readonly signal: AbortSignal;
+  /**
+   * Calls `listener` once, with the abort reason, when the call is interrupted (the cases `signal`
+   * aborts on), or at once when it already was; returns a function that removes it. Cheaper than
+   * reading `signal` (no AbortSignal is made): for a body that forwards the abort to an API of its
+   * own. Optional: an `exec` made outside the pipeline may lack it; `signal` is always there.
+   */
+  readonly onAbort?: (listener: (reason: unknown) => void) => () => void;
   readonly callId: string;
   /** The harness's key for this execution (see `CallContext.callKey`). */
   readonly callKey: string;
