@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Harness } from '@weir/core';
 import { harnessToolListing } from './harness-tool-listing.js';
-import type { ServerSdk } from './load-server-sdk.js';
+import type { ServerSdk } from './load-sdk.js';
 import { mcpCallScope, type McpLogLevel } from './mcp-call-scope.js';
 import { toCallToolResult } from './to-call-tool-result.js';
 

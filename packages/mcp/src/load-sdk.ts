@@ -1,14 +1,18 @@
-// Type-only imports are erased: the SDK itself is loaded by `loadClientSdk`, when a server starts.
+// Type-only imports are erased: the SDK itself is loaded by `loadClientSdk` and `loadServerSdk`,
+// when a server is started or a harness is served.
 import type * as ClientModule from '@modelcontextprotocol/sdk/client/index.js';
 import type * as SseModule from '@modelcontextprotocol/sdk/client/sse.js';
-import type * as StreamableHttpModule from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type * as StreamableHttpClientModule from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type * as ServerModule from '@modelcontextprotocol/sdk/server/index.js';
+import type * as StdioServerModule from '@modelcontextprotocol/sdk/server/stdio.js';
+import type * as StreamableHttpServerModule from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type * as StdioFramingModule from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type * as TypesModule from '@modelcontextprotocol/sdk/types.js';
 
 /** The parts of the SDK a client needs. */
 export interface ClientSdk {
   readonly Client: typeof ClientModule.Client;
-  readonly StreamableHTTPClientTransport: typeof StreamableHttpModule.StreamableHTTPClientTransport;
+  readonly StreamableHTTPClientTransport: typeof StreamableHttpClientModule.StreamableHTTPClientTransport;
   readonly SSEClientTransport: typeof SseModule.SSEClientTransport;
   readonly ReadBuffer: typeof StdioFramingModule.ReadBuffer;
   readonly serializeMessage: typeof StdioFramingModule.serializeMessage;
@@ -17,35 +21,74 @@ export interface ClientSdk {
   readonly ElicitRequestSchema: typeof TypesModule.ElicitRequestSchema;
 }
 
-let clientSdk: Promise<ClientSdk> | undefined;
+/** The parts of the SDK a server needs. */
+export interface ServerSdk {
+  readonly Server: typeof ServerModule.Server;
+  readonly StdioServerTransport: typeof StdioServerModule.StdioServerTransport;
+  readonly StreamableHTTPServerTransport: typeof StreamableHttpServerModule.StreamableHTTPServerTransport;
+  readonly McpError: typeof TypesModule.McpError;
+  readonly ListToolsRequestSchema: typeof TypesModule.ListToolsRequestSchema;
+  readonly CallToolRequestSchema: typeof TypesModule.CallToolRequestSchema;
+  readonly SetLevelRequestSchema: typeof TypesModule.SetLevelRequestSchema;
+  readonly isInitializeRequest: typeof TypesModule.isInitializeRequest;
+}
+
+/** `load` run once, on first use; a load that failed (a broken install) is tried again next time. */
+function loadOnce<T>(load: () => Promise<T>): () => Promise<T> {
+  let loading: Promise<T> | undefined;
+  return () => {
+    if (loading === undefined) {
+      const started = load();
+      loading = started;
+      started.catch(() => {
+        if (loading === started) loading = undefined;
+      });
+    }
+    return loading;
+  };
+}
 
 /**
  * Loads the MCP SDK's client side once, on first use. Importing `@weir/mcp` costs nothing until a
  * server is started: the SDK (with zod, ajv and its transports) is a few hundred modules, and a
  * CLI that lists its plugins should not pay for them at start.
  */
-export function loadClientSdk(): Promise<ClientSdk> {
-  clientSdk ??= (async () => {
-    const [client, sse, streamableHttp, framing, types] = await Promise.all([
-      import('@modelcontextprotocol/sdk/client/index.js'),
-      import('@modelcontextprotocol/sdk/client/sse.js'),
-      import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
-      import('@modelcontextprotocol/sdk/shared/stdio.js'),
-      import('@modelcontextprotocol/sdk/types.js'),
-    ]);
-    return {
-      Client: client.Client,
-      StreamableHTTPClientTransport: streamableHttp.StreamableHTTPClientTransport,
-      SSEClientTransport: sse.SSEClientTransport,
-      ReadBuffer: framing.ReadBuffer,
-      serializeMessage: framing.serializeMessage,
-      McpError: types.McpError,
-      ToolListChangedNotificationSchema: types.ToolListChangedNotificationSchema,
-      ElicitRequestSchema: types.ElicitRequestSchema,
-    };
-  })();
-  clientSdk.catch(() => {
-    clientSdk = undefined;
-  });
-  return clientSdk;
-}
+export const loadClientSdk: () => Promise<ClientSdk> = loadOnce(async () => {
+  const [client, sse, streamableHttp, framing, types] = await Promise.all([
+    import('@modelcontextprotocol/sdk/client/index.js'),
+    import('@modelcontextprotocol/sdk/client/sse.js'),
+    import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
+    import('@modelcontextprotocol/sdk/shared/stdio.js'),
+    import('@modelcontextprotocol/sdk/types.js'),
+  ]);
+  return {
+    Client: client.Client,
+    StreamableHTTPClientTransport: streamableHttp.StreamableHTTPClientTransport,
+    SSEClientTransport: sse.SSEClientTransport,
+    ReadBuffer: framing.ReadBuffer,
+    serializeMessage: framing.serializeMessage,
+    McpError: types.McpError,
+    ToolListChangedNotificationSchema: types.ToolListChangedNotificationSchema,
+    ElicitRequestSchema: types.ElicitRequestSchema,
+  };
+});
+
+/** Loads the MCP SDK's server side once, when a harness is first served (see `loadClientSdk`). */
+export const loadServerSdk: () => Promise<ServerSdk> = loadOnce(async () => {
+  const [server, stdio, streamableHttp, types] = await Promise.all([
+    import('@modelcontextprotocol/sdk/server/index.js'),
+    import('@modelcontextprotocol/sdk/server/stdio.js'),
+    import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+    import('@modelcontextprotocol/sdk/types.js'),
+  ]);
+  return {
+    Server: server.Server,
+    StdioServerTransport: stdio.StdioServerTransport,
+    StreamableHTTPServerTransport: streamableHttp.StreamableHTTPServerTransport,
+    McpError: types.McpError,
+    ListToolsRequestSchema: types.ListToolsRequestSchema,
+    CallToolRequestSchema: types.CallToolRequestSchema,
+    SetLevelRequestSchema: types.SetLevelRequestSchema,
+    isInitializeRequest: types.isInitializeRequest,
+  };
+});

@@ -5,7 +5,7 @@ import type { Readable, Writable } from 'node:stream';
 import type { Harness } from '@weir/core';
 import { checkLoopbackRequest } from './check-loopback-request.js';
 import { createSessionServer, type SessionServer } from './create-session-server.js';
-import { loadServerSdk, type ServerSdk } from './load-server-sdk.js';
+import { loadServerSdk, type ServerSdk } from './load-sdk.js';
 import { serveBridgePlugin } from './serve-bridge-plugin.js';
 
 /** Hosts the HTTP transport may listen on: loopback only. */
