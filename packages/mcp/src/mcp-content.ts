@@ -20,32 +20,57 @@ export type McpPart =
 
 type Block = { readonly type?: unknown; readonly [key: string]: unknown };
 
-/** Converts the SDK's content blocks; an unknown block type is kept as text naming it, never dropped silently. */
-export function toParts(content: readonly unknown[]): McpPart[] {
-  return content.map((raw) => {
-    const block = (raw ?? {}) as Block;
-    switch (block.type) {
-      case 'text':
-        return { type: 'text', text: String(block.text ?? '') };
-      case 'image':
-      case 'audio':
-        return { type: block.type, data: String(block.data ?? ''), mediaType: String(block.mimeType ?? 'application/octet-stream') };
-      case 'resource_link':
-        return withoutUndefined({ type: 'resource', uri: String(block.uri ?? ''), name: str(block.name), mediaType: str(block.mimeType) });
-      case 'resource': {
-        const resource = (block.resource ?? {}) as Block;
-        return withoutUndefined({
-          type: 'resource',
-          uri: String(resource.uri ?? ''),
-          mediaType: str(resource.mimeType),
-          text: str(resource.text),
-          blob: str(resource.blob),
-        });
-      }
-      default:
-        return { type: 'text', text: `[content of type ${JSON.stringify(block.type)} the harness does not know]` };
+/**
+ * Converts the SDK's content blocks; an unknown block type is kept as text naming it, never dropped
+ * silently. The list and its parts are frozen as they are made: the pipeline keeps deep-frozen plain
+ * data as it is, with no copy and no walk to freeze it.
+ */
+export function toParts(content: readonly unknown[]): readonly McpPart[] {
+  const parts = new Array<McpPart>(content.length);
+  for (let index = 0; index < content.length; index += 1) parts[index] = Object.freeze(toPart(content[index]));
+  return Object.freeze(parts);
+}
+
+function toPart(raw: unknown): McpPart {
+  const block = (raw ?? {}) as Block;
+  switch (block.type) {
+    case 'text':
+      return { type: 'text', text: String(block.text ?? '') };
+    case 'image':
+    case 'audio':
+      return { type: block.type, data: String(block.data ?? ''), mediaType: String(block.mimeType ?? 'application/octet-stream') };
+    case 'resource_link':
+      return withoutUndefined({ type: 'resource', uri: String(block.uri ?? ''), name: str(block.name), mediaType: str(block.mimeType) });
+    case 'resource': {
+      const resource = (block.resource ?? {}) as Block;
+      return withoutUndefined({
+        type: 'resource',
+        uri: String(resource.uri ?? ''),
+        mediaType: str(resource.mimeType),
+        text: str(resource.text),
+        blob: str(resource.blob),
+      });
     }
-  });
+    default:
+      return { type: 'text', text: `[content of type ${JSON.stringify(block.type)} the harness does not know]` };
+  }
+}
+
+/** True when `value` is one part as `toParts` makes them (a tool proxied from an MCP server gives these). */
+export function isMcpPart(value: unknown): value is McpPart {
+  if (typeof value !== 'object' || value === null) return false;
+  const part = value as Block;
+  switch (part.type) {
+    case 'text':
+      return typeof part.text === 'string';
+    case 'image':
+    case 'audio':
+      return typeof part.data === 'string' && typeof part.mediaType === 'string';
+    case 'resource':
+      return typeof part.uri === 'string';
+    default:
+      return false;
+  }
 }
 
 // The line a text-only reader gets for a part: text as it is, a short label for anything else.

@@ -1,6 +1,7 @@
 import { ToolCallError, type Logger, type ToolArguments, type ToolExecution } from '@weir/core';
 import type { McpToolInfo } from './describe-tool.js';
 import type { ClientSdk } from './load-sdk.js';
+import { CallCancelSignal } from './call-cancel-signal.js';
 import { toParts, type McpPart } from './mcp-content.js';
 import type { ResolvedServerOptions } from './mcp-server-options.js';
 import { openMcpSession, type McpSession } from './open-mcp-session.js';
@@ -60,29 +61,28 @@ export class McpServerLink {
   }
 
   /** Calls `tool`; every failure is a `ToolCallError` the model can read. */
-  async callTool(tool: string, args: ToolArguments, exec: ToolExecution): Promise<McpCallOutcome> {
-    const session = await this.#current();
-    // A signal of our own per call: the SDK adds an abort listener it never removes, and the
-    // pipeline may hand many calls one shared signal.
-    const controller = new AbortController();
-    const forward = () => controller.abort(exec.signal.reason);
-    if (exec.signal.aborted) forward();
-    else exec.signal.addEventListener('abort', forward, { once: true });
-    const progress = (exec as { progress?: (update: ProgressUpdate) => void }).progress;
+  callTool(tool: string, args: ToolArguments, exec: ToolExecution): Promise<McpCallOutcome> {
+    const session = this.#session;
+    // A session that is up is used at once, without the turn of the microtask queue `#current` costs.
+    if (session !== undefined && !session.closed && !this.#closed) return this.#call(session, tool, args, exec);
+    return this.#current().then((fresh) => this.#call(fresh, tool, args, exec));
+  }
+
+  async #call(session: McpSession, tool: string, args: ToolArguments, exec: ToolExecution): Promise<McpCallOutcome> {
+    const cancel = new CallCancelSignal();
+    const stopListening = forwardAbort(exec, cancel);
     try {
-      const result = await session.client.callTool({ name: tool, arguments: { ...args } }, undefined, {
-        signal: controller.signal,
+      // The pipeline's arguments are frozen; the SDK only serialises them, so they go as they are.
+      const result = await session.client.callTool({ name: tool, arguments: args as Record<string, unknown> }, undefined, {
+        signal: cancel.asAbortSignal(),
         timeout: this.options.idleTimeoutMs,
         resetTimeoutOnProgress: true,
-        onprogress: (update) => {
-          this.logger.debug({ server: this.options.name, tool, progress: update }, 'progress');
-          progress?.call(exec, { progress: update.progress, total: update.total, message: update.message });
-        },
+        onprogress: progressForwarder(this.logger, this.options.name, tool, exec),
       });
       this.#restartsWithoutSuccess = 0;
       const parts = toParts(Array.isArray(result.content) ? result.content : []);
       if (result.isError === true) {
-        const text = parts.map((part) => (part.type === 'text' ? part.text : '')).join('\n').trim();
+        const text = parts.map(textOf).join('\n').trim();
         throw new ToolCallError('MCP_TOOL_ERROR', text || `The MCP tool "${tool}" reported an error without a message.`);
       }
       const structured = result.structuredContent;
@@ -90,7 +90,7 @@ export class McpServerLink {
     } catch (error) {
       throw this.#explain(error, tool, session);
     } finally {
-      exec.signal.removeEventListener('abort', forward);
+      stopListening();
     }
   }
 
@@ -207,6 +207,39 @@ export class McpServerLink {
     }
     return error;
   }
+}
+
+/**
+ * Aborts `cancel` when the call is interrupted; returns what stops listening. Through `exec.onAbort`
+ * when the pipeline gives it (no AbortSignal is made), else through `exec.signal`.
+ */
+function forwardAbort(exec: ToolExecution, cancel: CallCancelSignal): () => void {
+  if (exec.onAbort !== undefined) return exec.onAbort((reason) => cancel.abort(reason));
+  const signal = exec.signal;
+  const follow = (): void => cancel.abort(signal.reason);
+  if (signal.aborted) {
+    follow();
+    return noop;
+  }
+  signal.addEventListener('abort', follow, { once: true });
+  return () => signal.removeEventListener('abort', follow);
+}
+
+function noop(): void {}
+
+// Made by a function, not inline: a closure the call makes, kept small (and unnamed, so a
+// transpiler keeping names does not rename it on every call).
+function progressForwarder(logger: Logger, server: string, tool: string, exec: ToolExecution): (update: ProgressUpdate) => void {
+  // Read once: an `exec` made by hand (a wrapper, a test) may have no `progress`.
+  const report = (exec as { progress?: ToolExecution['progress'] }).progress;
+  return (update) => {
+    logger.debug({ server, tool, progress: update }, 'progress');
+    report?.call(exec, { progress: update.progress, total: update.total, message: update.message });
+  };
+}
+
+function textOf(part: McpPart): string {
+  return part.type === 'text' ? part.text : '';
 }
 
 function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {

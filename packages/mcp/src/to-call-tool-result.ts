@@ -1,5 +1,5 @@
 import type { ContentPart, RegisteredTool, ToolResult } from '@weir/core';
-import type { McpPart } from './mcp-content.js';
+import { isMcpPart, type McpPart } from './mcp-content.js';
 
 /** An MCP content block as `tools/call` returns it. */
 export type McpContentBlock =
@@ -35,24 +35,9 @@ export function toCallToolResult(result: ToolResult, tool: RegisteredTool | unde
 // A value made of MCP parts (what a tool proxied from an MCP server gives) is read as such.
 function partsOf(result: ToolResult & { ok: true }): readonly McpPart[] | undefined {
   const value = result.value;
-  if (!Array.isArray(value) || value.length === 0 || !value.every(isPart)) return undefined;
+  if (!Array.isArray(value) || value.length === 0 || !value.every(isMcpPart)) return undefined;
   // Context that post-execute plugins attached goes with the parts, as text.
   return result.context.length === 0 ? value : [...value, ...result.context.map((text) => ({ type: 'text' as const, text }))];
-}
-
-function isPart(value: unknown): value is McpPart {
-  if (!isRecord(value)) return false;
-  switch (value.type) {
-    case 'text':
-      return typeof value.text === 'string';
-    case 'image':
-    case 'audio':
-      return typeof value.data === 'string' && typeof value.mediaType === 'string';
-    case 'resource':
-      return typeof value.uri === 'string';
-    default:
-      return false;
-  }
 }
 
 function toBlock(part: McpPart): McpContentBlock {

@@ -1,4 +1,4 @@
-import { createHarness, isHarnessError, type Harness, type ToolResult } from '@weir/core';
+import { createHarness, definePlugin, isHarnessError, type Harness, type ToolExecution, type ToolResult } from '@weir/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mcpServer, McpServerError } from '../src/index.js';
 import { childrenOfThisProcess, fixture, NODE, processesOf } from './servers.js';
@@ -77,6 +77,27 @@ describe('results', () => {
 describe('cancellation and deadlines', () => {
   it('an abort sends notifications/cancelled to the server', async () => {
     await harness.use(scripted());
+    const controller = new AbortController();
+    const running = call('scripted__slow', { ms: 10_000 }, { signal: controller.signal });
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    controller.abort();
+    expect(await running).toMatchObject({ ok: false, error: { code: 'ABORTED' } });
+    await until(async () => valueOf(await call('scripted__pid')).cancelled === 1);
+  });
+
+  it('an exec without onAbort (made by a wrapper) still cancels through its signal', async () => {
+    await harness.use(scripted());
+    await harness.use(
+      definePlugin({
+        name: 'hand-made-exec',
+        setup(ctx) {
+          ctx.hooks.execute.tap('hand-made-exec', (dispatch) => (args, exec) => {
+            const { onAbort: _dropped, ...rest } = exec;
+            return dispatch(args, rest as ToolExecution);
+          });
+        },
+      }),
+    );
     const controller = new AbortController();
     const running = call('scripted__slow', { ms: 10_000 }, { signal: controller.signal });
     await new Promise((resolve) => setTimeout(resolve, 150));
