@@ -1,4 +1,5 @@
-import { fileURLToPath } from 'node:url';
+import { spawn } from 'node:child_process';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { createHarness } from '@weir/core';
@@ -7,6 +8,23 @@ import { median, printTable } from './measure.js';
 
 const SERVER = fileURLToPath(new URL('./mcp-echo-server.mjs', import.meta.url));
 const ARGUMENTS = { text: 'hi' } as const;
+
+/**
+ * The MCP bench, run in a process of its own (this file, with the same node flags and loader):
+ * the other sections' modules (the peers' SDKs, OpenTelemetry, BullMQ) and their heap stay out of
+ * the measured process, which holds the two clients and nothing else.
+ */
+export function mcpBench(options: { quick: boolean }): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), ...(options.quick ? ['--quick'] : [])], { stdio: 'inherit' });
+    child.once('error', reject);
+    child.once('exit', (code, signal) => (code === 0 ? resolve() : reject(new Error(`the MCP bench process ended with ${signal ?? `code ${code}`}`))));
+  });
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  await measureMcpCall({ quick: process.argv.includes('--quick') });
+}
 
 /**
  * One MCP tool call through weir (`mcpServer`, the whole six-stage pipeline with its deadline,
@@ -19,7 +37,7 @@ const ARGUMENTS = { text: 'hi' } as const;
  * case's CPU time per call is printed beside its wall time, as the wall time on a loaded machine
  * counts the time other processes held the cores.
  */
-export async function mcpBench(options: { quick: boolean }): Promise<void> {
+async function measureMcpCall(options: { quick: boolean }): Promise<void> {
   const bare = new Client({ name: 'bench-bare', version: '1.0.0' });
   await bare.connect(new StdioClientTransport({ command: process.execPath, args: [SERVER] }));
   const harness = createHarness();

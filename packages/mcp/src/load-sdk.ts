@@ -17,6 +17,7 @@ export interface ClientSdk {
   readonly ReadBuffer: typeof StdioFramingModule.ReadBuffer;
   readonly serializeMessage: typeof StdioFramingModule.serializeMessage;
   readonly McpError: typeof TypesModule.McpError;
+  readonly CallToolResultSchema: typeof TypesModule.CallToolResultSchema;
   readonly ToolListChangedNotificationSchema: typeof TypesModule.ToolListChangedNotificationSchema;
   readonly ElicitRequestSchema: typeof TypesModule.ElicitRequestSchema;
 }
@@ -68,6 +69,7 @@ export const loadClientSdk: () => Promise<ClientSdk> = loadOnce(async () => {
     ReadBuffer: framing.ReadBuffer,
     serializeMessage: framing.serializeMessage,
     McpError: types.McpError,
+    CallToolResultSchema: types.CallToolResultSchema,
     ToolListChangedNotificationSchema: types.ToolListChangedNotificationSchema,
     ElicitRequestSchema: types.ElicitRequestSchema,
   };

@@ -3,14 +3,9 @@ import type { McpToolInfo } from './describe-tool.js';
 import type { ClientSdk } from './load-sdk.js';
 import { CallCancelSignal } from './call-cancel-signal.js';
 import { toParts, type McpPart } from './mcp-content.js';
+import { toolValue } from './mcp-tool-value.js';
 import type { ResolvedServerOptions } from './mcp-server-options.js';
 import { openMcpSession, type McpSession } from './open-mcp-session.js';
-
-/** What one MCP tool call gives back to the weir tool body. */
-export interface McpCallOutcome {
-  readonly parts: readonly McpPart[];
-  readonly structuredContent: Readonly<Record<string, unknown>> | undefined;
-}
 
 /** A progress update as the core's `exec.progress` takes it. */
 interface ProgressUpdate {
@@ -60,20 +55,23 @@ export class McpServerLink {
     }
   }
 
-  /** Calls `tool`; every failure is a `ToolCallError` the model can read. */
-  callTool(tool: string, args: ToolArguments, exec: ToolExecution): Promise<McpCallOutcome> {
+  /** Calls `tool` and gives the weir tool's value (see `toolValue`); every failure is a `ToolCallError` the model can read. */
+  callTool(tool: string, args: ToolArguments, exec: ToolExecution): Promise<object> {
     const session = this.#session;
     // A session that is up is used at once, without the turn of the microtask queue `#current` costs.
     if (session !== undefined && !session.closed && !this.#closed) return this.#call(session, tool, args, exec);
     return this.#current().then((fresh) => this.#call(fresh, tool, args, exec));
   }
 
-  async #call(session: McpSession, tool: string, args: ToolArguments, exec: ToolExecution): Promise<McpCallOutcome> {
+  async #call(session: McpSession, tool: string, args: ToolArguments, exec: ToolExecution): Promise<object> {
     const cancel = new CallCancelSignal();
     const stopListening = forwardAbort(exec, cancel);
     try {
-      // The pipeline's arguments are frozen; the SDK only serialises them, so they go as they are.
-      const result = await session.client.callTool({ name: tool, arguments: args as Record<string, unknown> }, undefined, {
+      // `request`, not `callTool`: the pipeline validates `structuredContent` against the tool's
+      // output schema already (callTool would check it a second time). The pipeline's arguments are
+      // frozen; the SDK only serialises them, so they go as they are.
+      const params = { name: tool, arguments: args as Record<string, unknown> };
+      const result = await session.client.request({ method: 'tools/call', params }, this.sdk.CallToolResultSchema, {
         signal: cancel.asAbortSignal(),
         timeout: this.options.idleTimeoutMs,
         resetTimeoutOnProgress: true,
@@ -86,7 +84,7 @@ export class McpServerLink {
         throw new ToolCallError('MCP_TOOL_ERROR', text || `The MCP tool "${tool}" reported an error without a message.`);
       }
       const structured = result.structuredContent;
-      return { parts, structuredContent: isRecord(structured) ? structured : undefined };
+      return toolValue(parts, isRecord(structured) ? structured : undefined);
     } catch (error) {
       throw this.#explain(error, tool, session);
     } finally {

@@ -1,16 +1,11 @@
-import { deepFreeze, definePlugin, type ContentPart, type JsonSchema, type Plugin, type ToolDefinition } from '@weir/core';
+import { definePlugin, type JsonSchema, type Plugin, type ToolDefinition } from '@weir/core';
 import { describeTool, type McpToolInfo } from './describe-tool.js';
 import { loadClientSdk } from './load-sdk.js';
-import { isMcpPart, toContentParts, type McpPart } from './mcp-content.js';
-import { McpServerLink, type McpCallOutcome } from './mcp-server-link.js';
+import { McpServerLink } from './mcp-server-link.js';
+import { renderToolValue } from './mcp-tool-value.js';
 import { resolveServerOptions, type McpServerOptions } from './mcp-server-options.js';
 import { McpToolSet } from './mcp-tool-set.js';
 import { resolveTier } from './resolve-tier.js';
-
-// The content parts that came with a structured value, so `render` can show them. Keyed by the
-// value object itself: a value replaced by a postExecute tap has no entry and renders the default way.
-// A value without `structuredContent` is its parts (see `valueOf`) and needs no entry.
-const partsOfValue = new WeakMap<object, readonly McpPart[]>();
 
 /**
  * An MCP server as a weir plugin named `mcp:<name>`: each of its tools becomes a weir tool
@@ -39,9 +34,9 @@ export function mcpServer(options: McpServerOptions): Plugin {
         ...(resolved.timeoutMs === undefined ? {} : { timeoutMs: resolved.timeoutMs }),
         output: {
           ...(tool.outputSchema === undefined ? {} : { schema: tool.outputSchema as JsonSchema }),
-          render: renderOutcome,
+          render: renderToolValue,
         },
-        execute: (args, exec) => link!.callTool(tool.name, args, exec).then(valueOf),
+        execute: (args, exec) => link!.callTool(tool.name, args, exec),
       });
       const tools = new McpToolSet(resolved.name, (tool) => ctx.tools.register(tool, { server: resolved.name }), buildTool, ctx.logger);
       link = new McpServerLink(resolved, sdk, ctx.logger, (listed) => {
@@ -58,29 +53,6 @@ export function mcpServer(options: McpServerOptions): Plugin {
       ctx.logger.debug({ server: resolved.name, tools: tools.names() }, 'MCP server ready');
     },
   });
-}
-
-// The tool's value: its structured content when the server gave some, else its parts. Deep-frozen
-// (the parts are frozen as they are made): the pipeline keeps a deep-frozen value as it is (its
-// snapshot), so `render` finds its parts.
-function valueOf(outcome: McpCallOutcome): object {
-  if (outcome.structuredContent === undefined) return outcome.parts;
-  const value = deepFreeze(outcome.structuredContent);
-  partsOfValue.set(value, outcome.parts);
-  return value;
-}
-
-// The server's content blocks as the core's parts: an image reaches a model that takes images.
-function renderOutcome(value: unknown): string | readonly ContentPart[] {
-  if (typeof value === 'object' && value !== null) {
-    const parts = partsOfValue.get(value) ?? (isPartList(value) ? value : undefined);
-    if (parts !== undefined && parts.length > 0) return toContentParts(parts);
-  }
-  return typeof value === 'string' ? value : JSON.stringify(value, null, 2);
-}
-
-function isPartList(value: object): value is readonly McpPart[] {
-  return Array.isArray(value) && value.every(isMcpPart);
 }
 
 function inputSchemaOf(tool: McpToolInfo): JsonSchema {

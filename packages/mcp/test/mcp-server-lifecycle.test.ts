@@ -64,6 +64,13 @@ describe('results', () => {
     expect(result.content).toBe('Error [MCP_TOOL_ERROR]: the thing failed: disk full');
   });
 
+  it('the output schema is checked by the pipeline: a structured value that misses it, or none, is INVALID_OUTPUT', async () => {
+    await harness.use(scripted());
+    expect(await call('scripted__typed', { mode: 'good' })).toMatchObject({ ok: true, value: { n: 1 } });
+    expect(await call('scripted__typed', { mode: 'wrong' })).toMatchObject({ ok: false, error: { code: 'INVALID_OUTPUT' } });
+    expect(await call('scripted__typed', { mode: 'none' })).toMatchObject({ ok: false, error: { code: 'INVALID_OUTPUT' } });
+  });
+
   it('a protocol error (unknown tool on the server) is an error result, not a crash', async () => {
     await harness.use(scripted());
     // Register a weir tool the server does not have by swapping, then calling the old name.
