@@ -1,5 +1,6 @@
 // A worker process for the scale-out bench. argv[2]: 'weir' (startToolWorker with an echo tool) or
-// 'bare' (a plain BullMQ Worker that returns the job's data). Env: REDIS_URL, QUEUE.
+// 'bare' (a plain BullMQ Worker that answers the job's call the way weir's worker does:
+// { ok: true, value }). Env: REDIS_URL, QUEUE.
 import { Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { definePlugin, defineTool } from '@weir/core';
@@ -30,7 +31,7 @@ if (kind === 'weir') {
   close = () => worker.close();
 } else {
   const connection = new Redis(url, { maxRetriesPerRequest: null });
-  const worker = new Worker(queue, async (job) => job.data, { connection, concurrency });
+  const worker = new Worker(queue, async (job) => ({ ok: true, value: (job.data as { arguments: { text: string } }).arguments.text }), { connection, concurrency });
   await worker.waitUntilReady();
   close = async () => {
     await worker.close();

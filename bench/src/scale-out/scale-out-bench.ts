@@ -6,6 +6,7 @@ import { Redis } from 'ioredis';
 import { createHarness, definePlugin, defineTool, type Harness } from '@weir/core';
 import { remoteDispatch } from '@weir/dispatch-bullmq';
 import { median, printTable } from '../measure.js';
+import { processCpuMs, redisCpuMs } from './process-cpu.js';
 import { redisForBench } from './redis-for-bench.js';
 
 const IN_FLIGHT = 32;
@@ -41,22 +42,26 @@ function harnessRunner(harness: Harness): Runner {
 }
 
 /**
- * The floor weir is measured against: add a job, a worker process returns its data, read the
- * answer from one shared QueueEvents reader. No weir on either side.
+ * The floor weir is measured against: add a job, a worker process answers it, read the answer
+ * from one shared QueueEvents reader. No weir on either side, but what a real use needs: the job
+ * carries the call (tool name, call id, arguments), is removed once it settles, and the answer
+ * comes back as weir's does (`{ ok, value }`, through QueueEvents). weir's job carries more (its
+ * call key, arguments hash, tier, deadline): that is part of what weir is measured for.
  */
 async function bareRunner(url: string, queueName: string): Promise<Runner & { close(): Promise<void> }> {
   const connection = new Redis(url, { maxRetriesPerRequest: null });
   const queue = new Queue(queueName, { connection });
   const events = new QueueEvents(queueName, { connection: new Redis(url, { maxRetriesPerRequest: null }) });
   await events.waitUntilReady();
-  const pending = new Map<string, () => void>();
-  events.on('completed', ({ jobId }) => pending.get(jobId)?.());
+  const pending = new Map<string, (answer: unknown) => void>();
+  events.on('completed', ({ jobId, returnvalue }) => pending.get(jobId)?.(returnvalue));
   const roundTrip = async (n: number) => {
     const jobId = randomUUID();
-    const done = new Promise<void>((resolve) => pending.set(jobId, resolve));
-    await queue.add('echo', { text: `t${n}` }, { jobId, removeOnComplete: true, removeOnFail: true });
-    await done;
+    const done = new Promise<unknown>((resolve) => pending.set(jobId, resolve));
+    await queue.add('echo', { toolName: 'echo', callId: `c${n}`, arguments: { text: `t${n}` } }, { jobId, removeOnComplete: true, removeOnFail: true });
+    const answer = (await done) as { ok?: unknown };
     pending.delete(jobId);
+    if (answer?.ok !== true) throw new Error('the bare worker did not answer ok');
   };
   return {
     one: roundTrip,
@@ -100,6 +105,13 @@ async function stopChild(child: ChildProcess): Promise<void> {
 interface Figures {
   readonly latencyMs: number;
   readonly callsPerSecond: number;
+  /**
+   * CPU time per call (ms) in the throughput rounds, by process: this one (the agent, or the bare
+   * producer), the case's worker processes, Redis. Unlike wall time, it does not count the time
+   * other processes held the cores, so it compares cases on a busy machine too. `undefined` where
+   * the worker processes' CPU time cannot be read (no `/proc`).
+   */
+  readonly cpuMs: { readonly agent: number; readonly workers: number | undefined; readonly redis: number } | undefined;
 }
 
 /**
@@ -116,9 +128,12 @@ export async function scaleOutBench(options: { quick: boolean }): Promise<Record
   const children: ChildProcess[] = [];
   const closers: (() => Promise<void>)[] = [];
   try {
-    children.push(await spawnBenchWorker('bare', redis.url, 'bench-bare'));
-    children.push(await spawnBenchWorker('weir', redis.url, 'bench-weir1'));
-    children.push(await spawnBenchWorker('weir', redis.url, 'bench-weir2'), await spawnBenchWorker('weir', redis.url, 'bench-weir2'));
+    const bareWorker = await spawnBenchWorker('bare', redis.url, 'bench-bare');
+    const weirWorker = await spawnBenchWorker('weir', redis.url, 'bench-weir1');
+    const weirPair = [await spawnBenchWorker('weir', redis.url, 'bench-weir2'), await spawnBenchWorker('weir', redis.url, 'bench-weir2')];
+    children.push(bareWorker, weirWorker, ...weirPair);
+    const admin = new Redis(redis.url);
+    closers.push(async () => void admin.disconnect());
 
     const local = createHarness();
     await local.use(echoPlugin);
@@ -137,12 +152,28 @@ export async function scaleOutBench(options: { quick: boolean }): Promise<Record
       'weir remoteDispatch, 1 worker process': await remote('bench-weir1'),
       'weir remoteDispatch, 2 worker processes': await remote('bench-weir2'),
     };
+    const workersOf: Record<string, ChildProcess[]> = {
+      'in process (weir pipeline, no queue)': [],
+      'bare BullMQ round trip, 1 worker process': [bareWorker],
+      'weir remoteDispatch, 1 worker process': [weirWorker],
+      'weir remoteDispatch, 2 worker processes': weirPair,
+    };
+    const workersCpuMs = (name: string) => {
+      let sum = 0;
+      for (const child of workersOf[name]!) {
+        const used = processCpuMs(child.pid!);
+        if (used === undefined) return undefined;
+        sum += used;
+      }
+      return sum;
+    };
 
     // Latency: one call of each case in turn, so a burst of noise on this shared machine hits all
     // cases alike. Throughput: interleaved rounds of a batch per case; the first round warms up.
     const names = Object.keys(cases);
     const latency: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]));
     const throughput: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]));
+    const cpu: Record<string, { agent: number; workers: number | undefined; redis: number }> = Object.fromEntries(names.map((name) => [name, { agent: 0, workers: 0, redis: 0 }]));
     for (let n = -20; n < latencyCalls; n += 1) {
       for (const name of names) {
         const start = performance.now();
@@ -152,12 +183,28 @@ export async function scaleOutBench(options: { quick: boolean }): Promise<Record
     }
     for (let round = 0; round <= rounds; round += 1) {
       for (const name of names) {
+        const [redisBefore, workersBefore, agentBefore] = [await redisCpuMs(admin), workersCpuMs(name), process.cpuUsage()];
         const start = performance.now();
         await cases[name]!.many(throughputCalls);
-        if (round > 0) throughput[name]!.push(throughputCalls / ((performance.now() - start) / 1000));
+        const elapsed = performance.now() - start;
+        const agentUsed = process.cpuUsage(agentBefore);
+        const [redisAfter, workersAfter] = [await redisCpuMs(admin), workersCpuMs(name)];
+        if (round === 0) continue;
+        throughput[name]!.push(throughputCalls / (elapsed / 1000));
+        const sums = cpu[name]!;
+        sums.agent += (agentUsed.user + agentUsed.system) / 1000;
+        sums.redis += redisAfter - redisBefore;
+        sums.workers = sums.workers === undefined || workersBefore === undefined || workersAfter === undefined ? undefined : sums.workers + workersAfter - workersBefore;
       }
     }
-    const figures = Object.fromEntries(Object.keys(cases).map((name) => [name, { latencyMs: median(latency[name]!), callsPerSecond: median(throughput[name]!) }]));
+    const perCall = (ms: number) => ms / (rounds * throughputCalls);
+    const figures = Object.fromEntries(
+      names.map((name) => {
+        const sums = cpu[name]!;
+        const cpuMs = { agent: perCall(sums.agent), workers: sums.workers === undefined ? undefined : perCall(sums.workers), redis: perCall(sums.redis) };
+        return [name, { latencyMs: median(latency[name]!), callsPerSecond: median(throughput[name]!), cpuMs }];
+      }),
+    );
     await local.close();
     return figures;
   } finally {
@@ -169,8 +216,13 @@ export async function scaleOutBench(options: { quick: boolean }): Promise<Record
 
 /** Prints the figures and weir's overhead on top of the bare round trip (the issue's budget: 20%). */
 export function printScaleOut(figures: Record<string, Figures>): void {
-  const rows = Object.entries(figures).map(([name, f]) => [name, f.latencyMs.toFixed(3), Math.round(f.callsPerSecond).toLocaleString('en-US')]);
-  printTable(['echo', 'latency ms (1 in flight, median)', `calls/s (${IN_FLIGHT} in flight)`], rows);
+  const cpuText = (f: Figures) => {
+    if (f.cpuMs === undefined) return '-';
+    const { agent, workers, redis } = f.cpuMs;
+    return `${agent.toFixed(3)} / ${workers === undefined ? '?' : workers.toFixed(3)} / ${redis.toFixed(3)}`;
+  };
+  const rows = Object.entries(figures).map(([name, f]) => [name, f.latencyMs.toFixed(3), Math.round(f.callsPerSecond).toLocaleString('en-US'), cpuText(f)]);
+  printTable(['echo', 'latency ms (1 in flight, median)', `calls/s (${IN_FLIGHT} in flight)`, 'CPU ms per call: agent / workers / Redis'], rows);
   const bare = figures['bare BullMQ round trip, 1 worker process']!;
   const weir = figures['weir remoteDispatch, 1 worker process']!;
   const latencyOverhead = (weir.latencyMs / bare.latencyMs - 1) * 100;
@@ -179,4 +231,9 @@ export function printScaleOut(figures: Record<string, Figures>): void {
     `weir on top of the bare round trip (1 worker): latency +${latencyOverhead.toFixed(1)}%, throughput cost ${throughputOverhead.toFixed(1)}% ` +
       `(budget 20%: ${latencyOverhead <= 20 && throughputOverhead <= 20 ? 'within' : 'OVER'})`,
   );
+  const total = (f: Figures) => (f.cpuMs?.workers === undefined ? undefined : f.cpuMs.agent + f.cpuMs.workers + f.cpuMs.redis);
+  const [bareCpu, weirCpu] = [total(bare), total(weir)];
+  if (bareCpu !== undefined && weirCpu !== undefined) {
+    console.log(`CPU per call, all processes (1 worker): bare ${bareCpu.toFixed(3)} ms, weir ${weirCpu.toFixed(3)} ms (+${((weirCpu / bareCpu - 1) * 100).toFixed(1)}%)`);
+  }
 }

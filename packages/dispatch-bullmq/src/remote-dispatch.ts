@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import {
-  argumentsHash,
   DEFAULT_TOOL_TIMEOUT_MS,
   definePlugin,
   ToolCallError,
@@ -10,6 +9,7 @@ import {
   type RegisteredTool,
   type ToolExecution,
 } from '@weir/core';
+import { jobArgumentsHash } from './job-arguments-hash.js';
 import type { RedisConnection } from './redis-client.js';
 import { DEFAULT_PREFIX, TOOL_JOB_VERSION, toolJobId, type ToolJob, type ToolJobOutcome } from './tool-job.js';
 import { ToolQueueClient } from './tool-queue-client.js';
@@ -106,7 +106,8 @@ function remoteBody(
     const timeoutMs = tool.timeoutMs ?? settings.defaultTimeoutMs;
     const deadlineAt = Number.isFinite(timeoutMs) ? Date.now() + timeoutMs : null;
     const keys = callKeysOf(exec);
-    const hash = argumentsHash(args);
+    const hash = jobArgumentsHash(args);
+    const cancel = cancelSignalOf(exec, context, tool);
     const progress = (update: unknown) => {
       const forward = (exec as { progress?: (update: unknown) => void }).progress;
       try {
@@ -132,7 +133,7 @@ function remoteBody(
         tier: tool.tier,
         deadlineAt,
       };
-      const outcome = await client.run(job, toolJobId(keys.callKey, attempt), { signal: exec.signal, onProgress: progress });
+      const outcome = await client.run(job, toolJobId(keys.callKey, attempt), { signal: cancel, onProgress: progress });
       if (outcome.ok) return outcome.value;
       const error = outcomeError(outcome);
       const retryable = policy !== undefined && attempt <= policy.retries && outcome.kind === 'error' && (policy.shouldRetry?.(error) ?? true);
@@ -153,6 +154,21 @@ function callKeysOf(exec: ToolExecution): { callKey: string; runId: string | und
   const runId = typeof run?.id === 'string' && run.id !== '' ? run.id : undefined;
   const parentCallKey = typeof run?.parentCallKey === 'string' ? run.parentCallKey : undefined;
   return { callKey, runId, parentCallKey };
+}
+
+/**
+ * The signal whose abort cancels the job. A call's `exec.signal` is made only when read, and making
+ * it (an AbortController, and its listener) costs more than the rest of sending the job. While it
+ * is still unmade, the core aborts it for three reasons only, each covered without it: the caller's
+ * abort (`context.signal`, one listener shared by the calls of a turn), the deadline (the worker
+ * stops the body at `deadlineAt` by itself, and the dispatcher withdraws a job still waiting then),
+ * and an idle deadline (only a tool with `idleTimeoutMs`: that one listens to `exec.signal`). A
+ * signal that exists already (a wrapper made or spread it) is listened to as it is.
+ */
+function cancelSignalOf(exec: ToolExecution, context: CallContext, tool: RegisteredTool): AbortSignal | undefined {
+  const own = Object.getOwnPropertyDescriptor(exec, 'signal');
+  if (own?.get === undefined || tool.idleTimeoutMs !== undefined) return exec.signal;
+  return context.signal;
 }
 
 /** The result's `attempts` counts remote runs the way it counts local ones. */

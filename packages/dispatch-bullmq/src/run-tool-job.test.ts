@@ -45,7 +45,7 @@ beforeAll(async () => {
       },
     }),
   );
-  runtime = { harness, sandbox: () => undefined, redis: client, keys, queue: 'unit', workerId: 'w1', logger: harness.logger, marked: new Set() };
+  runtime = { harness, sandbox: () => undefined, redis: client, keys, queue: 'unit', workerId: 'w1', logger: harness.logger, marked: new Set(), running: new Map() };
 }, 30_000);
 
 afterAll(async () => {
@@ -78,24 +78,24 @@ function job(overrides: Partial<ToolJob> = {}): { id: string; data: ToolJob; upd
 
 describe('runToolJob refuses before the body runs', () => {
   it('a job of another format', async () => {
-    const outcome = await runToolJob(runtime, { id: 'x', data: { v: 99 }, updateProgress: async () => undefined }, undefined);
+    const outcome = await runToolJob(runtime, { id: 'x', data: { v: 99 }, updateProgress: async () => undefined });
     expect(outcome).toMatchObject({ ok: false, code: 'INVALID_JOB' });
   });
 
   it('arguments that do not match the approved hash', async () => {
     const before = runs.length;
-    const outcome = await runToolJob(runtime, job({ arguments: { n: 2 }, argumentsHash: argumentsHash({ n: 1 }) }), undefined);
+    const outcome = await runToolJob(runtime, job({ arguments: { n: 2 }, argumentsHash: argumentsHash({ n: 1 }) }));
     expect(outcome).toMatchObject({ ok: false, code: 'ARGUMENTS_MISMATCH' });
     expect(runs.length).toBe(before);
   });
 
   it('a job taken after its deadline', async () => {
-    const outcome = await runToolJob(runtime, job({ deadlineAt: Date.now() - 1 }), undefined);
+    const outcome = await runToolJob(runtime, job({ deadlineAt: Date.now() - 1 }));
     expect(outcome).toMatchObject({ ok: false, code: 'TIMEOUT' });
   });
 
   it('a tool this worker does not have', async () => {
-    const outcome = await runToolJob(runtime, job({ toolName: 'nope' }), undefined);
+    const outcome = await runToolJob(runtime, job({ toolName: 'nope' }));
     expect(outcome).toMatchObject({ ok: false, code: 'TOOL_NOT_FOUND' });
   });
 
@@ -103,7 +103,7 @@ describe('runToolJob refuses before the body runs', () => {
     const cancelled = job();
     await client.set(keys.cancelled(cancelled.id), '1');
     const before = runs.length;
-    expect(await runToolJob(runtime, cancelled, undefined)).toMatchObject({ ok: false, code: 'ABORTED' });
+    expect(await runToolJob(runtime, cancelled)).toMatchObject({ ok: false, code: 'ABORTED' });
     expect(runs.length).toBe(before);
   });
 });
@@ -112,45 +112,45 @@ describe('a re-delivered job whose start was recorded', () => {
   for (const tier of ['write', 'dangerous'] as const) {
     it(`${tier}: answered as interrupted, the body does not run again`, async () => {
       const again = job({ toolName: `note_${tier}` });
-      expect(await runToolJob(runtime, again, undefined)).toEqual({ ok: true, value: { n: again.data.arguments.n, attempt: 1 } });
+      expect(await runToolJob(runtime, again)).toEqual({ ok: true, value: { n: again.data.arguments.n, attempt: 1 } });
       const before = runs.length;
-      expect(await runToolJob(runtime, again, undefined)).toEqual({ ok: false, kind: 'tool', code: 'INTERRUPTED', message: INTERRUPTED_CALL_CONTENT });
+      expect(await runToolJob(runtime, again)).toEqual({ ok: false, kind: 'tool', code: 'INTERRUPTED', message: INTERRUPTED_CALL_CONTENT });
       expect(runs.length).toBe(before);
     });
   }
 
   it('read-only, when the agent also says read-only: runs again', async () => {
     const again = job({ toolName: 'note_read_only' });
-    await runToolJob(runtime, again, undefined);
+    await runToolJob(runtime, again);
     const before = runs.length;
-    expect(await runToolJob(runtime, again, undefined)).toMatchObject({ ok: true });
+    expect(await runToolJob(runtime, again)).toMatchObject({ ok: true });
     expect(runs.length).toBe(before + 1);
   });
 
   it('read-only on the worker but write for the agent: the stricter tier counts, interrupted', async () => {
     const again = job({ toolName: 'note_read_only', tier: 'write' });
-    await runToolJob(runtime, again, undefined);
-    expect(await runToolJob(runtime, again, undefined)).toMatchObject({ ok: false, code: 'INTERRUPTED' });
+    await runToolJob(runtime, again);
+    expect(await runToolJob(runtime, again)).toMatchObject({ ok: false, code: 'INTERRUPTED' });
   });
 
   it('a write that declares a retry policy: runs again', async () => {
     const again = job({ toolName: 'retried_write' });
-    await runToolJob(runtime, again, undefined);
-    expect(await runToolJob(runtime, again, undefined)).toEqual({ ok: true, value: 'ran' });
+    await runToolJob(runtime, again);
+    expect(await runToolJob(runtime, again)).toEqual({ ok: true, value: 'ran' });
   });
 });
 
 it('a value that cannot cross as JSON is INVALID_OUTPUT on the worker', async () => {
-  expect(await runToolJob(runtime, job({ toolName: 'big' }), undefined)).toMatchObject({ ok: false, code: 'INVALID_OUTPUT' });
+  expect(await runToolJob(runtime, job({ toolName: 'big' }))).toMatchObject({ ok: false, code: 'INVALID_OUTPUT' });
 });
 
 it('records the start of a write, with an expiry, before the body runs; a read-only body needs no mark', async () => {
   const recorded = job({ toolName: 'note_write' });
-  await runToolJob(runtime, recorded, undefined);
+  await runToolJob(runtime, recorded);
   expect(await client.get(keys.started(recorded.id))).toBe('w1');
   expect(runtime.marked.has(recorded.id)).toBe(true);
   const read = job({ toolName: 'note_read_only' });
-  await runToolJob(runtime, read, undefined);
+  await runToolJob(runtime, read);
   expect(await client.exists(keys.started(read.id))).toBe(0);
   expect(runtime.marked.has(read.id)).toBe(false);
   const ttl = await client.pttl(keys.started(recorded.id));

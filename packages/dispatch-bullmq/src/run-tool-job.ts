@@ -1,5 +1,7 @@
 import type { Redis } from 'ioredis';
-import { argumentsHash, INTERRUPTED_CALL_CONTENT, ToolCallError, type Harness, type Logger, type Sandbox, type ToolExecution } from '@weir/core';
+import { INTERRUPTED_CALL_CONTENT, ToolCallError, type Harness, type Logger, type Sandbox, type ToolExecution } from '@weir/core';
+import { jobArgumentsHash } from './job-arguments-hash.js';
+import { RunningJob } from './running-job.js';
 import { parseToolJob, type toolJobKeys, type ToolJobOutcome } from './tool-job.js';
 
 /** What one job run needs from the worker around it. */
@@ -13,6 +15,8 @@ export interface ToolJobRuntime {
   readonly logger: Logger;
   /** Jobs that left marks (start, cancel) to delete once BullMQ stored their answer. */
   readonly marked: Set<string>;
+  /** The jobs whose bodies run now, by job id: a caller's cancel stops the one it names. */
+  readonly running: Map<string, RunningJob>;
 }
 
 /** The job as the worker sees it: its id, data and progress channel (a BullMQ `Job`, narrowed). */
@@ -30,7 +34,7 @@ export interface RunnableJob {
  * `read-only` tool or one that declares a retry policy; any other is answered as interrupted, so a
  * `write` or `dangerous` body never runs twice. Only a Redis failure rejects.
  */
-export async function runToolJob(runtime: ToolJobRuntime, job: RunnableJob, signal: AbortSignal | undefined): Promise<ToolJobOutcome> {
+export async function runToolJob(runtime: ToolJobRuntime, job: RunnableJob): Promise<ToolJobOutcome> {
   const data = parseToolJob(job.data);
   if (typeof data === 'string') return refuse('INVALID_JOB', `the worker on queue "${runtime.queue}" refused the job: ${data}.`);
   const jobId = job.id ?? '';
@@ -41,7 +45,7 @@ export async function runToolJob(runtime: ToolJobRuntime, job: RunnableJob, sign
   if (tool === undefined) {
     return refuse('TOOL_NOT_FOUND', `the worker on queue "${runtime.queue}" has no tool "${data.toolName}", so the call did not run. Use another tool.`);
   }
-  if (argumentsHash(data.arguments) !== data.argumentsHash) {
+  if (jobArgumentsHash(data.arguments) !== data.argumentsHash) {
     return refuse('ARGUMENTS_MISMATCH', `${data.toolName} did not run: the arguments the worker received are not the ones that were approved.`);
   }
 
@@ -52,14 +56,14 @@ export async function runToolJob(runtime: ToolJobRuntime, job: RunnableJob, sign
     if (refused !== undefined) return refused(data.toolName);
   }
 
-  const controller = new AbortController();
-  const stop = (reason: unknown) => controller.abort(reason);
-  const onCancel = () => stop(signal?.reason ?? new Error('cancelled by the caller'));
-  signal?.addEventListener('abort', onCancel, { once: true });
-  const timer = data.deadlineAt === null ? undefined : setTimeout(() => stop(new Error('deadline passed')), Math.max(data.deadlineAt - Date.now(), 0));
+  const running = new RunningJob(data.deadlineAt);
+  runtime.running.set(jobId, running);
   let childLogger: Logger | undefined;
   const exec = {
-    signal: controller.signal,
+    // Made on first read (see RunningJob): most bodies never read it.
+    get signal() {
+      return running.signal;
+    },
     callId: data.callId,
     toolName: data.toolName,
     attempt: data.attempt,
@@ -78,19 +82,26 @@ export async function runToolJob(runtime: ToolJobRuntime, job: RunnableJob, sign
   } satisfies ToolExecution & Record<string, unknown>;
 
   try {
-    const value = await raceAbort(Promise.resolve().then(() => tool.execute(data.arguments, exec)), controller.signal);
+    let value: unknown = tool.execute(data.arguments, exec);
+    // Only a body still running after its synchronous part can be stopped: only then a race and a timer.
+    if (isThenable(value)) value = await running.race(value);
     return crossable(data.toolName, value);
   } catch (error) {
-    if (controller.signal.aborted) {
-      if (signal?.aborted) runtime.marked.add(jobId); // the caller's cancel mark, to delete
-      return signal?.aborted ? refuse('ABORTED', `${data.toolName} was cancelled before it finished.`) : refuse('TIMEOUT', `${data.toolName} was stopped at its deadline.`);
+    if (running.interruption === 'cancelled') {
+      runtime.marked.add(jobId); // the caller's cancel mark, to delete
+      return refuse('ABORTED', `${data.toolName} was cancelled before it finished.`);
     }
+    if (running.interruption === 'deadline') return refuse('TIMEOUT', `${data.toolName} was stopped at its deadline.`);
     if (error instanceof ToolCallError) return refuse(error.code, error.message);
     return { ok: false, kind: 'error', code: 'EXECUTION_FAILED', message: describe(error) };
   } finally {
-    clearTimeout(timer);
-    signal?.removeEventListener('abort', onCancel);
+    running.finish();
+    if (runtime.running.get(jobId) === running) runtime.running.delete(jobId);
   }
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
 
 /**
@@ -128,24 +139,6 @@ function crossable(toolName: string, value: unknown): ToolJobOutcome {
     return refuse('INVALID_OUTPUT', `${toolName} returned a value that cannot be sent back as JSON (${describe(error)}).`);
   }
   return value === undefined ? { ok: true } : { ok: true, value };
-}
-
-/** A body that ignores its signal does not hold the worker's answer: the abort wins. */
-function raceAbort<T>(running: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    running.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
 }
 
 function describe(error: unknown): string {

@@ -75,9 +75,11 @@ export async function startToolWorker(options: ToolWorkerOptions): Promise<ToolW
   const blocking = await openRedis(options.connection, { maxRetriesPerRequest: null });
   const logger = harness.logger.child({ worker: id, queue: options.queue });
   for (const client of [redis, subscriber, blocking]) client.on('error', (error) => logger.debug({ err: error }, 'redis connection error (ioredis reconnects)'));
-  const runtime: ToolJobRuntime = { harness, sandbox: () => sandbox(), redis, keys, queue: options.queue, workerId: id, logger, marked: new Set() };
+  const runtime: ToolJobRuntime = { harness, sandbox: () => sandbox(), redis, keys, queue: options.queue, workerId: id, logger, marked: new Set(), running: new Map() };
 
-  const worker = new Worker<unknown, ToolJobOutcome>(options.queue, (job, _token, signal) => runToolJob(runtime, job, signal), {
+  // The processor takes no abort signal: BullMQ would make an AbortController for every job. A
+  // caller's cancel reaches the body through runtime.running instead (below).
+  const worker = new Worker<unknown, ToolJobOutcome>(options.queue, (job) => runToolJob(runtime, job), {
     connection: blocking,
     prefix,
     concurrency: options.concurrency ?? 8,
@@ -96,7 +98,7 @@ export async function startToolWorker(options: ToolWorkerOptions): Promise<ToolW
   worker.on('failed', (job) => forget(job?.id));
 
   subscriber.on('message', (channel, jobId) => {
-    if (channel === keys.cancelChannel) worker.cancelJob(jobId, 'cancelled by the caller');
+    if (channel === keys.cancelChannel) runtime.running.get(jobId)?.stop('cancelled');
   });
   await subscriber.subscribe(keys.cancelChannel);
   await worker.waitUntilReady();

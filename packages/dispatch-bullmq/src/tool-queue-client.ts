@@ -2,6 +2,8 @@ import type { Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { INTERRUPTED_CALL_CONTENT, ToolCallError, type Logger } from '@weir/core';
 import { describeConnection, openRedis, whenReady, type RedisConnection } from './redis-client.js';
+import { listenForAbort, stopListening } from './abort-listeners.js';
+import { GAVE_UP, PendingCall } from './pending-call.js';
 import { toolJobKeys, type ToolJob, type ToolJobOutcome } from './tool-job.js';
 
 export interface ToolQueueClientOptions {
@@ -14,14 +16,8 @@ export interface ToolQueueClientOptions {
 }
 
 export interface RunJobOptions {
-  readonly signal: AbortSignal;
-  readonly onProgress: (update: unknown) => void;
-}
-
-interface Pending {
-  readonly settle: (outcome: ToolJobOutcome) => void;
-  /** A worker took the job (BullMQ's `active` event). */
-  active: boolean;
+  /** The call's cancel: when it aborts, the job is cancelled. `undefined`: nothing cancels it but its deadline. */
+  readonly signal: AbortSignal | undefined;
   readonly onProgress: (update: unknown) => void;
 }
 
@@ -37,14 +33,20 @@ interface Connected {
  * The agent's side of the queue: adds one job per attempt and waits for its answer. One
  * `QueueEvents` reader serves every call of the plugin (not one listener set per job); it starts
  * at the stream's last entry, read before the first job is added, so no answer can slip by
- * between "add" and "listen". Never throws into the pipeline anything but a `ToolCallError` or
- * the call's own abort reason.
+ * between "add" and "listen". Never throws into the pipeline anything but a `ToolCallError`.
  */
 export class ToolQueueClient {
   readonly #options: ToolQueueClientOptions;
   readonly #keys: ReturnType<typeof toolJobKeys>;
-  readonly #pending = new Map<string, Pending>();
+  readonly #pending = new Map<string, PendingCall>();
   #connected: Promise<Connected> | undefined;
+  /** Set once the events reader listens: a call then goes out without a wait of any kind. */
+  #live: Connected | undefined;
+  /** One timer for every call's withdrawal time (armed for the earliest), not one per call. */
+  #pickupTimer: ReturnType<typeof setTimeout> | undefined;
+  #pickupAt = Infinity;
+  readonly #checkPickups = () => this.#withdrawLate();
+  readonly #onAbort = (call: PendingCall) => void this.#cancel(call);
   #closed = false;
 
   constructor(options: ToolQueueClientOptions) {
@@ -79,9 +81,16 @@ export class ToolQueueClient {
 
   /**
    * Runs one job: resolves with the worker's answer, rejects with a `ToolCallError` (Redis away,
-   * no worker) or with the signal's reason once the caller gave up (the job is then cancelled).
+   * no worker, or `ABORTED` once the signal aborted: the job is then cancelled).
+   * Once connected and listening, a call is one `add` and one map entry: no timer, no closure.
    */
-  async run(job: ToolJob, jobId: string, options: RunJobOptions): Promise<ToolJobOutcome> {
+  run(job: ToolJob, jobId: string, options: RunJobOptions): Promise<ToolJobOutcome> {
+    const live = this.#live;
+    if (live !== undefined && !this.#closed && live.producer.status === 'ready') return this.#send(live, job, jobId, options);
+    return this.#connectThenSend(job, jobId, options);
+  }
+
+  async #connectThenSend(job: ToolJob, jobId: string, options: RunJobOptions): Promise<ToolJobOutcome> {
     if (this.#closed) throw new ToolCallError('NOT_EXECUTED', `${job.toolName} was not sent: the dispatcher for queue "${this.#options.queue}" is closed.`);
     await this.open();
     const connected = await this.#connected!;
@@ -91,42 +100,39 @@ export class ToolQueueClient {
     } catch (error) {
       throw this.#unavailable(job, error);
     }
-    options.signal.throwIfAborted();
+    if (this.#closed) throw new ToolCallError('NOT_EXECUTED', `${job.toolName} was not sent: the dispatcher for queue "${this.#options.queue}" is closed.`);
+    this.#live = connected;
+    return this.#send(connected, job, jobId, options);
+  }
 
-    let settle!: (outcome: ToolJobOutcome) => void;
-    const answered = new Promise<ToolJobOutcome>((resolve) => {
-      settle = resolve;
-    });
-    const pending: Pending = { settle, active: false, onProgress: options.onProgress };
-    this.#pending.set(jobId, pending);
-    let pickupTimer: ReturnType<typeof setTimeout> | undefined;
-    let onAbort: (() => void) | undefined;
+  async #send(connected: Connected, job: ToolJob, jobId: string, options: RunJobOptions): Promise<ToolJobOutcome> {
+    const { signal } = options;
+    signal?.throwIfAborted();
+    const call = new PendingCall(jobId, job, options.onProgress, this.#onAbort, this.#options.pickupTimeoutMs);
+    this.#pending.set(jobId, call);
+    if (signal !== undefined) listenForAbort(signal, call);
+    if (call.withdrawAt < this.#pickupAt) this.#armPickup(call.withdrawAt);
     try {
       try {
         await connected.queue.add(job.toolName, job, { jobId, removeOnComplete: true, removeOnFail: true });
       } catch (error) {
         throw this.#unavailable(job, error);
       }
-      const aborted = new Promise<never>((_, reject) => {
-        onAbort = () => {
-          void this.#cancel(connected, jobId, job);
-          reject(options.signal.reason);
-        };
-        if (options.signal.aborted) onAbort();
-        else options.signal.addEventListener('abort', onAbort, { once: true });
-      });
-      pickupTimer = setTimeout(() => void this.#withdrawIfWaiting(connected, jobId, job), this.#options.pickupTimeoutMs);
-      return await Promise.race([answered, aborted]);
+      const outcome = await call.answer;
+      // The core settled the call already when its own signal aborted; a wrapper's signal is told here.
+      if (outcome === GAVE_UP) throw new ToolCallError('ABORTED', `${job.toolName} was cancelled before it finished.`, { cause: signal?.reason });
+      return outcome;
     } finally {
-      clearTimeout(pickupTimer);
-      if (onAbort) options.signal.removeEventListener('abort', onAbort);
-      this.#pending.delete(jobId);
+      if (signal !== undefined) stopListening(signal, call);
+      if (this.#pending.get(jobId) === call) this.#pending.delete(jobId);
     }
   }
 
   /** Stops listening and closes the connections. Calls still out are answered as interrupted. */
   async close(): Promise<void> {
     this.#closed = true;
+    clearTimeout(this.#pickupTimer);
+    this.#pickupAt = Infinity;
     const connected = await this.#connected?.catch(() => undefined);
     if (!connected) return;
     for (const [, pending] of this.#pending) {
@@ -169,18 +175,47 @@ export class ToolQueueClient {
     return events;
   }
 
+  #armPickup(at: number): void {
+    clearTimeout(this.#pickupTimer);
+    this.#pickupAt = at;
+    this.#pickupTimer = setTimeout(this.#checkPickups, Math.max(at - performance.now(), 0));
+  }
+
+  /**
+   * The earliest withdrawal time passed: withdraw every call no worker took in time (the pickup
+   * time, or the call's deadline when that comes first), then arm the timer for the next one.
+   */
+  #withdrawLate(): void {
+    this.#pickupTimer = undefined;
+    this.#pickupAt = Infinity;
+    const connected = this.#live;
+    if (connected === undefined || this.#closed) return;
+    const now = performance.now();
+    let next = Infinity;
+    for (const call of this.#pending.values()) {
+      if (call.active || call.withdrawing) continue;
+      if (call.withdrawAt <= now) void this.#withdrawIfWaiting(connected, call);
+      else next = Math.min(next, call.withdrawAt);
+    }
+    if (next !== Infinity) this.#armPickup(next);
+  }
+
   /** No worker took the job in time: take it back, so it cannot run after the caller was told it did not. */
-  async #withdrawIfWaiting(connected: Connected, jobId: string, job: ToolJob): Promise<void> {
-    const pending = this.#pending.get(jobId);
-    if (!pending || pending.active) return;
-    const removed = await connected.queue.remove(jobId).catch(() => 0);
+  async #withdrawIfWaiting(connected: Connected, call: PendingCall): Promise<void> {
+    call.withdrawing = true;
+    const removed = await connected.queue.remove(call.jobId).catch(() => 0);
     if (removed !== 1) return; // a worker holds it now: its answer is on the way
-    pending.settle({
+    const { toolName } = call.job;
+    if (call.deadlineFirst) {
+      call.settle({ ok: false, kind: 'tool', code: 'TIMEOUT', message: `${toolName} did not run: its deadline passed before a worker took it from queue "${this.#options.queue}".` });
+      return;
+    }
+    call.settle({
       ok: false,
       kind: 'tool',
       code: 'NO_WORKER',
       message:
-        `no worker took ${job.toolName} from queue "${this.#options.queue}" within ${this.#options.pickupTimeoutMs} ms, ` +
+        `no worker took ${toolName} from queue "${this.#options.queue}" within ${this.#options.pickupTimeoutMs} ms, ` +
         'so the call was withdrawn and did not run. The tool workers may be down or busy; try again later or use another tool.',
     });
   }
@@ -189,7 +224,10 @@ export class ToolQueueClient {
    * The caller gave up: mark the job cancelled (a worker that has not started the body will not),
    * tell the workers (the one running it aborts the body's signal), and remove it if still waiting.
    */
-  async #cancel(connected: Connected, jobId: string, job: ToolJob): Promise<void> {
+  async #cancel(call: PendingCall): Promise<void> {
+    const connected = this.#live;
+    if (connected === undefined) return;
+    const { jobId, job } = call;
     const key = this.#keys.cancelled(jobId);
     const ttlMs = job.deadlineAt === null ? 3_600_000 : Math.max(job.deadlineAt - Date.now(), 0) + 60_000;
     try {

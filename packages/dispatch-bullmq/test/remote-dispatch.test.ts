@@ -109,6 +109,33 @@ describe('remoteDispatch with a worker process', () => {
     expect(progress.filter((p) => p.callId === 'a1').map((p) => p.update)).toEqual([{ progress: 1, total: 2 }, { progress: 2, total: 2 }]);
   });
 
+  it('stops the body on the worker when the signal an execute wrapper handed the call aborts', async () => {
+    // A wrapper loaded after remoteDispatch hands the remote dispatch a signal of its own: its
+    // abort must reach the worker too, though the caller's signal never aborts.
+    const wrapped = createHarness();
+    const wrapper = new AbortController();
+    await wrapped.use(testTools(dir));
+    await wrapped.use(remoteDispatch({ connection: redis.url, queue }));
+    await wrapped.use(
+      definePlugin({
+        name: 'own-signal',
+        setup(ctx) {
+          ctx.hooks.execute.tap((dispatch) => (args, exec) => dispatch(args, { ...exec, signal: wrapper.signal }));
+        },
+      }),
+    );
+    try {
+      const running = wrapped.executeToolCall({ id: 'a2', name: 'wait_for_abort', arguments: { tag: 'abort2' } });
+      await waitFor(() => existsSync(path.join(dir, 'abort2.started')));
+      wrapper.abort();
+      await waitFor(() => existsSync(path.join(dir, 'abort2.stopped')) && readFileSync(path.join(dir, 'abort2.stopped'), 'utf8') !== '');
+      expect(await readFile(path.join(dir, 'abort2.stopped'), 'utf8')).toBe('true');
+      expect(failure(await running)?.code).toBe('ABORTED');
+    } finally {
+      await wrapped.close();
+    }
+  });
+
   it('stops the body on the worker at the call deadline', async () => {
     const result = await harness.executeToolCall({ id: 'd1', name: 'short_deadline', arguments: { tag: 'deadline1' } });
     expect(failure(result)?.code).toBe('TIMEOUT');
