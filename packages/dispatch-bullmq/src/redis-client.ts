@@ -28,18 +28,23 @@ export function describeConnection(connection: RedisConnection): string {
 
 /**
  * Resolves true once `client` is connected, false after `timeoutMs`. ioredis reconnects on its
- * own after Redis restarts; this only bounds how long a call waits for it.
+ * own after Redis restarts; this only bounds how long a call waits for it. The calls that wait
+ * share one `ready` listener per client (many calls wait while Redis is away).
  */
 export function whenReady(client: Redis, timeoutMs: number): Promise<boolean> {
   if (client.status === 'ready') return Promise.resolve(true);
-  return new Promise((resolve) => {
-    const done = (ready: boolean) => {
-      clearTimeout(timer);
-      client.off('ready', onReady);
-      resolve(ready);
-    };
-    const onReady = () => done(true);
-    const timer = setTimeout(() => done(false), timeoutMs);
-    client.on('ready', onReady);
+  let next = nextReady.get(client);
+  if (next === undefined) {
+    const waiting = new Promise<void>((resolve) => client.once('ready', () => resolve()));
+    void waiting.then(() => nextReady.delete(client));
+    nextReady.set(client, waiting);
+    next = waiting;
+  }
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), timeoutMs);
   });
+  return Promise.race([next.then(() => true), late]).finally(() => clearTimeout(timer));
 }
+
+const nextReady = new WeakMap<Redis, Promise<void>>();

@@ -99,6 +99,16 @@ describe('runToolJob refuses before the body runs', () => {
     expect(outcome).toMatchObject({ ok: false, code: 'TOOL_NOT_FOUND' });
   });
 
+  it('a job whose caller cancels it while its start is being recorded', async () => {
+    const cancelled = job();
+    const answer = runToolJob(runtime, cancelled);
+    // The worker's cancel listener finds the job listed before the start mark's round trip is back.
+    runtime.running.get(cancelled.id)?.stop('cancelled');
+    expect(await answer).toMatchObject({ ok: false, code: 'ABORTED' });
+    expect(runs).not.toContain(`note_write:${String(cancelled.data.arguments.n)}`);
+    expect(runtime.running.has(cancelled.id)).toBe(false);
+  });
+
   it('a job its caller cancelled before it started', async () => {
     const cancelled = job();
     await client.set(keys.cancelled(cancelled.id), '1');

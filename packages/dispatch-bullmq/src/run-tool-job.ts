@@ -1,8 +1,8 @@
 import type { Redis } from 'ioredis';
-import { INTERRUPTED_CALL_CONTENT, ToolCallError, type Harness, type Logger, type Sandbox, type ToolExecution } from '@weir/core';
+import { INTERRUPTED_CALL_CONTENT, ToolCallError, type Harness, type Logger, type RegisteredTool, type Sandbox, type ToolExecution } from '@weir/core';
 import { jobArgumentsHash } from './job-arguments-hash.js';
 import { RunningJob } from './running-job.js';
-import { parseToolJob, type toolJobKeys, type ToolJobOutcome } from './tool-job.js';
+import { parseToolJob, type ToolJob, type toolJobKeys, type ToolJobOutcome } from './tool-job.js';
 
 /** What one job run needs from the worker around it. */
 export interface ToolJobRuntime {
@@ -49,15 +49,26 @@ export async function runToolJob(runtime: ToolJobRuntime, job: RunnableJob): Pro
     return refuse('ARGUMENTS_MISMATCH', `${data.toolName} did not run: the arguments the worker received are not the ones that were approved.`);
   }
 
-  // A read-only body may run again after a crash, so it needs no start mark: no round trip before it.
-  // The stricter of the two tiers counts (the agent's definition and this worker's may differ).
-  if (tool.tier !== 'read-only' || data.tier !== 'read-only') {
-    const refused = await recordStart(runtime, jobId, data.deadlineAt, tool.retryPolicy !== undefined);
-    if (refused !== undefined) return refused(data.toolName);
-  }
-
+  // Listed before the start is recorded: a cancel that comes while that round trip is out stops it.
   const running = new RunningJob(data.deadlineAt);
   runtime.running.set(jobId, running);
+  try {
+    // A read-only body may run again after a crash, so it needs no start mark: no round trip before it.
+    // The stricter of the two tiers counts (the agent's definition and this worker's may differ).
+    if (tool.tier !== 'read-only' || data.tier !== 'read-only') {
+      const refused = await recordStart(runtime, jobId, data.deadlineAt, tool.retryPolicy !== undefined);
+      if (refused !== undefined) return refused(data.toolName);
+      if (running.interruption === 'cancelled') return refuse('ABORTED', `${data.toolName} was cancelled before it started.`);
+    }
+    return await runBody(runtime, job, jobId, data, tool, running);
+  } finally {
+    running.finish();
+    if (runtime.running.get(jobId) === running) runtime.running.delete(jobId);
+  }
+}
+
+/** Runs the body with its `exec`; a stop (cancel, deadline) answers at once, whatever the body does. */
+async function runBody(runtime: ToolJobRuntime, job: RunnableJob, jobId: string, data: ToolJob, tool: RegisteredTool, running: RunningJob): Promise<ToolJobOutcome> {
   let childLogger: Logger | undefined;
   const exec = {
     // Made on first read (see RunningJob): most bodies never read it.
@@ -94,9 +105,6 @@ export async function runToolJob(runtime: ToolJobRuntime, job: RunnableJob): Pro
     if (running.interruption === 'deadline') return refuse('TIMEOUT', `${data.toolName} was stopped at its deadline.`);
     if (error instanceof ToolCallError) return refuse(error.code, error.message);
     return { ok: false, kind: 'error', code: 'EXECUTION_FAILED', message: describe(error) };
-  } finally {
-    running.finish();
-    if (runtime.running.get(jobId) === running) runtime.running.delete(jobId);
   }
 }
 
