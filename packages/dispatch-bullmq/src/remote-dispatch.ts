@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  abortableSleep,
   DEFAULT_TOOL_TIMEOUT_MS,
   definePlugin,
   ToolCallError,
@@ -107,7 +108,8 @@ function remoteBody(
     const deadlineAt = Number.isFinite(timeoutMs) ? Date.now() + timeoutMs : null;
     const keys = callKeysOf(exec);
     const hash = jobArgumentsHash(args);
-    const cancel = cancelSignalOf(exec, context, tool);
+    const cancel = cancelSignalOf(exec);
+    const onAbort = cancel === undefined ? exec.onAbort : undefined;
     const progress = (update: unknown) => {
       const forward = (exec as { progress?: (update: unknown) => void }).progress;
       try {
@@ -133,12 +135,12 @@ function remoteBody(
         tier: tool.tier,
         deadlineAt,
       };
-      const outcome = await client.run(job, toolJobId(keys.callKey, attempt), { signal: cancel, onProgress: progress });
+      const outcome = await client.run(job, toolJobId(keys.callKey, attempt), { signal: cancel, onAbort, onProgress: progress });
       if (outcome.ok) return outcome.value;
       const error = outcomeError(outcome);
       const retryable = policy !== undefined && attempt <= policy.retries && outcome.kind === 'error' && (policy.shouldRetry?.(error) ?? true);
       if (!retryable) throw error;
-      await sleep(Math.min((policy.minTimeoutMs ?? 100) * 2 ** (attempt - 1), policy.maxTimeoutMs ?? 2_000), exec.signal);
+      await abortableSleep(Math.min((policy.minTimeoutMs ?? 100) * 2 ** (attempt - 1), policy.maxTimeoutMs ?? 2_000), exec.signal);
     }
   };
 }
@@ -157,18 +159,18 @@ function callKeysOf(exec: ToolExecution): { callKey: string; runId: string | und
 }
 
 /**
- * The signal whose abort cancels the job. A call's `exec.signal` is made only when read, and making
- * it (an AbortController, and its listener) costs more than the rest of sending the job. While it
- * is still unmade, the core aborts it for three reasons only, each covered without it: the caller's
- * abort (`context.signal`, one listener shared by the calls of a turn), the deadline (the worker
- * stops the body at `deadlineAt` by itself, and the dispatcher withdraws a job still waiting then),
- * and an idle deadline (only a tool with `idleTimeoutMs`: that one listens to `exec.signal`). A
- * signal that exists already (a wrapper made or spread it) is listened to as it is.
+ * The signal to hear the call's cancel from, or `undefined` to hear it through `exec.onAbort`. The
+ * core makes a call's `exec.signal` only when it is read, and making it (an AbortController, and
+ * its listener) costs more than the rest of sending the job; `exec.onAbort` tells the same
+ * interruptions (the deadline, the caller's or the turn's abort) without it. A signal that exists
+ * already (an execute wrapper made or spread it: a data property, not the core's getter) is heard
+ * as it is, since it may abort for reasons of the wrapper's own. An exec without `onAbort` (made
+ * outside the pipeline) is heard through its signal.
  */
-function cancelSignalOf(exec: ToolExecution, context: CallContext, tool: RegisteredTool): AbortSignal | undefined {
+function cancelSignalOf(exec: ToolExecution): AbortSignal | undefined {
   const own = Object.getOwnPropertyDescriptor(exec, 'signal');
-  if (own?.get === undefined || tool.idleTimeoutMs !== undefined) return exec.signal;
-  return context.signal;
+  if (own !== undefined && own.get === undefined) return exec.signal;
+  return typeof exec.onAbort === 'function' ? undefined : exec.signal;
 }
 
 /** The result's `attempts` counts remote runs the way it counts local ones. */
@@ -180,21 +182,6 @@ function countAttempt(context: CallContext, attempt: number): void {
 function outcomeError(outcome: Extract<ToolJobOutcome, { ok: false }>): Error {
   if (outcome.kind === 'tool') return new ToolCallError(outcome.code, outcome.message);
   return new Error(outcome.message);
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 function checkOptions(options: RemoteDispatchOptions): Settings {

@@ -2,7 +2,6 @@ import type { Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { INTERRUPTED_CALL_CONTENT, ToolCallError, type Logger } from '@weir/core';
 import { describeConnection, openRedis, whenReady, type RedisConnection } from './redis-client.js';
-import { listenForAbort, stopListening } from './abort-listeners.js';
 import { GAVE_UP, PendingCall } from './pending-call.js';
 import { toolJobKeys, type ToolJob, type ToolJobOutcome } from './tool-job.js';
 
@@ -16,8 +15,10 @@ export interface ToolQueueClientOptions {
 }
 
 export interface RunJobOptions {
-  /** The call's cancel: when it aborts, the job is cancelled. `undefined`: nothing cancels it but its deadline. */
+  /** When it aborts, the job is cancelled. */
   readonly signal: AbortSignal | undefined;
+  /** Heard instead of `signal` when that is `undefined` (the core's `exec.onAbort`). */
+  readonly onAbort: ((listener: (reason: unknown) => void) => () => void) | undefined;
   readonly onProgress: (update: unknown) => void;
 }
 
@@ -42,11 +43,11 @@ export class ToolQueueClient {
   #connected: Promise<Connected> | undefined;
   /** Set once the events reader listens: a call then goes out without a wait of any kind. */
   #live: Connected | undefined;
-  /** One timer for every call's withdrawal time (armed for the earliest), not one per call. */
+  /** One timer for every call's pickup deadline (armed for the earliest), not one per call. */
   #pickupTimer: ReturnType<typeof setTimeout> | undefined;
   #pickupAt = Infinity;
   readonly #checkPickups = () => this.#withdrawLate();
-  readonly #onAbort = (call: PendingCall) => void this.#cancel(call);
+  readonly #onCancel = (call: PendingCall) => void this.#cancel(call);
   #closed = false;
 
   constructor(options: ToolQueueClientOptions) {
@@ -107,25 +108,37 @@ export class ToolQueueClient {
 
   async #send(connected: Connected, job: ToolJob, jobId: string, options: RunJobOptions): Promise<ToolJobOutcome> {
     const { signal } = options;
-    signal?.throwIfAborted();
-    const call = new PendingCall(jobId, job, options.onProgress, this.#onAbort, this.#options.pickupTimeoutMs);
-    this.#pending.set(jobId, call);
-    if (signal !== undefined) listenForAbort(signal, call);
-    if (call.withdrawAt < this.#pickupAt) this.#armPickup(call.withdrawAt);
+    const call = new PendingCall(jobId, job, options.onProgress, this.#onCancel, this.#options.pickupTimeoutMs);
+    let unlisten: (() => void) | undefined;
+    if (signal !== undefined) {
+      if (signal.aborted) call.giveUp();
+      else signal.addEventListener('abort', call, { once: true });
+    } else if (options.onAbort !== undefined) {
+      unlisten = options.onAbort(() => call.giveUp()); // told at once if the call was interrupted already
+    }
     try {
+      if (call.gaveUp) throw this.#aborted(job, signal);
+      this.#pending.set(jobId, call);
+      if (call.withdrawAt < this.#pickupAt) this.#armPickup(call.withdrawAt);
+      call.sent = true;
       try {
         await connected.queue.add(job.toolName, job, { jobId, removeOnComplete: true, removeOnFail: true });
       } catch (error) {
         throw this.#unavailable(job, error);
       }
       const outcome = await call.answer;
-      // The core settled the call already when its own signal aborted; a wrapper's signal is told here.
-      if (outcome === GAVE_UP) throw new ToolCallError('ABORTED', `${job.toolName} was cancelled before it finished.`, { cause: signal?.reason });
+      // The core settled the call already when its own interruption came; a wrapper's signal is told here.
+      if (outcome === GAVE_UP) throw this.#aborted(job, signal);
       return outcome;
     } finally {
-      if (signal !== undefined) stopListening(signal, call);
+      signal?.removeEventListener('abort', call);
+      unlisten?.();
       if (this.#pending.get(jobId) === call) this.#pending.delete(jobId);
     }
+  }
+
+  #aborted(job: ToolJob, signal: AbortSignal | undefined): ToolCallError {
+    return new ToolCallError('ABORTED', `${job.toolName} was cancelled before it finished.`, { cause: signal?.reason });
   }
 
   /** Stops listening and closes the connections. Calls still out are answered as interrupted. */
@@ -182,8 +195,8 @@ export class ToolQueueClient {
   }
 
   /**
-   * The earliest withdrawal time passed: withdraw every call no worker took in time (the pickup
-   * time, or the call's deadline when that comes first), then arm the timer for the next one.
+   * The earliest pickup deadline passed: withdraw every call no worker took in time, then arm the
+   * timer for the next one.
    */
   #withdrawLate(): void {
     this.#pickupTimer = undefined;
@@ -206,10 +219,6 @@ export class ToolQueueClient {
     const removed = await connected.queue.remove(call.jobId).catch(() => 0);
     if (removed !== 1) return; // a worker holds it now: its answer is on the way
     const { toolName } = call.job;
-    if (call.deadlineFirst) {
-      call.settle({ ok: false, kind: 'tool', code: 'TIMEOUT', message: `${toolName} did not run: its deadline passed before a worker took it from queue "${this.#options.queue}".` });
-      return;
-    }
     call.settle({
       ok: false,
       kind: 'tool',
