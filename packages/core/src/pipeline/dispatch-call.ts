@@ -1,4 +1,5 @@
 import type { ToolArguments } from '../tools/call-context.js';
+import type { ToolExecution } from '../tools/define-tool.js';
 import type { HarnessRuntime } from '../harness-runtime.js';
 import { hasTaps } from '../plugins/hooks.js';
 import type { PipelineContext } from './pipeline-context.js';
@@ -65,15 +66,21 @@ export async function dispatchCall(
 /**
  * The dispatcher that runs the body itself. Made by a function of its own rather than inline: a
  * closure assigned to a variable is renamed on every call by transpilers that keep names (tsx,
- * which runs the sources), and this one is made once per call.
+ * which runs the sources), and this one is made once per call. Unobserved, it hands on the body's
+ * own promise: an async function returning it would cost two more turns of the microtask queue.
  */
 function bodyDispatch(context: PipelineContext, tool: NonNullable<PipelineContext['tool']>, observe: CallObserver | undefined): Dispatch {
+  if (observe === undefined) {
+    return (bodyArgs, exec) => {
+      try {
+        return Promise.resolve(tool.execute(bodyArgs, attemptOf(context, exec)));
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    };
+  }
   return async (bodyArgs, exec) => {
-    // Settled is final: a wrapper that queued the call past its deadline or abort never starts the body.
-    if (context.bodyClosed) throw new BodyClosed();
-    context.attempts += 1;
-    const attemptExec = context.attempts === 1 ? exec : { ...exec, attempt: context.attempts };
-    if (observe === undefined) return tool.execute(bodyArgs, attemptExec);
+    const attemptExec = attemptOf(context, exec);
     // Observed: tell the attempt as it ends. One still running when the call settled (a timeout,
     // an abort) is not told: the call's result says why it ended.
     const began = performance.now();
@@ -87,6 +94,14 @@ function bodyDispatch(context: PipelineContext, tool: NonNullable<PipelineContex
       throw error;
     }
   };
+}
+
+/** Counts an attempt and gives the body its `exec`; throws `BodyClosed` once the call has settled. */
+function attemptOf(context: PipelineContext, exec: ToolExecution): ToolExecution {
+  // Settled is final: a wrapper that queued the call past its deadline or abort never starts the body.
+  if (context.bodyClosed) throw new BodyClosed();
+  context.attempts += 1;
+  return context.attempts === 1 ? exec : { ...exec, attempt: context.attempts };
 }
 
 /** Hands a report to the `progress` observers, then to the run's listener; `undefined` when there are none. */

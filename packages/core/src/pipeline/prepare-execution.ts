@@ -4,7 +4,7 @@ import { hasTaps } from '../plugins/hooks.js';
 import { argumentsHash } from '../canonical-json.js';
 import type { ToolArguments } from '../tools/call-context.js';
 import { failureResult } from '../tools/tool-result.js';
-import { awaitPlugin } from './await-plugin.js';
+import { awaitPlugin, isThenable } from './await-plugin.js';
 import type { ExecuteOptions } from './execute-options.js';
 import type { PipelineContext } from './pipeline-context.js';
 import { metaOf } from './pipeline-context.js';
@@ -38,7 +38,9 @@ export async function prepareExecution(runtime: HarnessRuntime, context: Pipelin
   const parsed = parseArguments(context.rawArguments);
   if (!parsed.ok) return observed(observe, 'validate', began, { status: 'settled', result: invalidArguments(context, [`(root): ${parsed.problem}`]) });
   if (typeof context.rawArguments !== 'string') context.rawArguments = parsed.value;
-  const validation = await awaitPlugin(tool.arguments.validate(parsed.value), context.signal, { stage: 'prepareExecution', name: `${tool.name}'s parameters schema`, boundMs: Infinity });
+  const checked = awaitPlugin(tool.arguments.validate(parsed.value), context.signal, { stage: 'prepareExecution', name: `${tool.name}'s parameters schema`, boundMs: Infinity });
+  // Most schemas validate synchronously: awaiting a plain value would still cost a turn of the microtask queue.
+  const validation = isThenable(checked) ? await checked : checked;
   if (!validation.ok) return observed(observe, 'validate', began, { status: 'settled', result: invalidArguments(context, validation.issues) });
 
   let preparation: Preparation = readyPreparation(deepFreeze(validation.value as ToolArguments));

@@ -51,7 +51,13 @@ export async function runToolCall(
         if (observe !== undefined) began = performance.now();
         const outcome = await dispatchCall(runtime, context, preparation.arguments);
         if (observe !== undefined) began = tellStage(observe, 'execute', began);
-        result = outcome.ok ? await createSuccessResult(runtime, context, outcome.value, undefined) : outcome.result;
+        if (outcome.ok) {
+          // Stage 4 is synchronous unless an output schema validates asynchronously: no await then.
+          const built = createSuccessResult(runtime, context, outcome.value, undefined);
+          result = built instanceof Promise ? await built : built;
+        } else {
+          result = outcome.result;
+        }
         if (observe !== undefined && outcome.ok) tellStage(observe, 'createSuccessResult', began);
       }
     }
