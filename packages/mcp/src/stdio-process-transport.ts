@@ -17,6 +17,8 @@ export interface StdioProcessOptions {
   readonly cwd: string | undefined;
 }
 
+const SENT: Promise<void> = Promise.resolve();
+
 // Groups still running, ended synchronously if this process exits without unloading its servers.
 const liveGroups = new Set<number>();
 let exitHookInstalled = false;
@@ -129,11 +131,10 @@ export class StdioProcessTransport implements Transport {
     const stdin = this.#child?.stdin;
     if (!stdin || stdin.destroyed || this.#exit !== undefined) return Promise.reject(new Error('Not connected: the server process is not running.'));
     // Resolved once the pipe took the message (or drained), not when it was flushed: waiting for
-    // the write callback costs a turn of the event loop per message.
-    return new Promise((resolve) => {
-      if (stdin.write(this.framing.serializeMessage(message))) resolve();
-      else stdin.once('drain', resolve);
-    });
+    // the write callback costs a turn of the event loop per message. A pipe that took it at once
+    // answers with one shared settled promise rather than a new one per message.
+    if (stdin.write(this.framing.serializeMessage(message))) return SENT;
+    return new Promise((resolve) => stdin.once('drain', resolve));
   }
 
   /** Ends the child and its process group; resolves once the child has exited. Idempotent. */
