@@ -14,7 +14,7 @@ export interface ClientSdk {
   readonly Client: typeof ClientModule.Client;
   readonly StreamableHTTPClientTransport: typeof StreamableHttpClientModule.StreamableHTTPClientTransport;
   readonly SSEClientTransport: typeof SseModule.SSEClientTransport;
-  readonly ReadBuffer: typeof StdioFramingModule.ReadBuffer;
+  readonly deserializeMessage: typeof StdioFramingModule.deserializeMessage;
   readonly serializeMessage: typeof StdioFramingModule.serializeMessage;
   readonly McpError: typeof TypesModule.McpError;
   readonly CallToolResultSchema: typeof TypesModule.CallToolResultSchema;
@@ -66,7 +66,7 @@ export const loadClientSdk: () => Promise<ClientSdk> = loadOnce(async () => {
     Client: client.Client,
     StreamableHTTPClientTransport: streamableHttp.StreamableHTTPClientTransport,
     SSEClientTransport: sse.SSEClientTransport,
-    ReadBuffer: framing.ReadBuffer,
+    deserializeMessage: framing.deserializeMessage,
     serializeMessage: framing.serializeMessage,
     McpError: types.McpError,
     CallToolResultSchema: types.CallToolResultSchema,

@@ -41,7 +41,7 @@ export async function openMcpSession(options: ResolvedServerOptions, sdk: Client
   if (options.kind === 'stdio') {
     const transport = new StdioProcessTransport(
       { command: options.command, args: options.args, env: options.env, cwd: options.cwd },
-      { ReadBuffer: sdk.ReadBuffer, serializeMessage: sdk.serializeMessage },
+      { deserializeMessage: sdk.deserializeMessage, serializeMessage: sdk.serializeMessage },
     );
     const describe = `the stdio server "${options.name}" (${[options.command, ...options.args].join(' ')})`;
     return connect(options, sdk, handlers, transport, 'stdio', describe, () => transport.stderr.text(), () => transport.pid, (error) => {

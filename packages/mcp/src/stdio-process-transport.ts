@@ -2,11 +2,13 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { killProcessGroup, signalGroup } from './kill-process-group.js';
+import { LineReader } from './line-reader.js';
 import { StderrTail } from './stderr-tail.js';
 
-/** The SDK's stdio framing (newline-delimited JSON), loaded with the SDK when a server starts. */
+/** The SDK's stdio message codec (one JSON-RPC message per line), loaded with the SDK when a server starts. */
 export interface StdioFraming {
-  readonly ReadBuffer: new () => { append(chunk: Buffer): void; readMessage(): JSONRPCMessage | null; clear(): void };
+  /** Parses one line and checks it is a JSON-RPC message; throws when it is not. */
+  readonly deserializeMessage: (line: string) => JSONRPCMessage;
   readonly serializeMessage: (message: JSONRPCMessage) => string;
 }
 
@@ -37,7 +39,7 @@ function trackGroup(pid: number): void {
  * An MCP client transport over a child's stdin and stdout, like the SDK's `StdioClientTransport`
  * but with what a harness needs on top: the child leads its own process group, so closing ends it
  * and every process it started; the stderr tail is kept for error messages; and the exit code is
- * known. The SDK's own framing is used for the messages.
+ * known. Lines are split by a `LineReader`; the SDK's own codec parses and checks each message.
  */
 export class StdioProcessTransport implements Transport {
   onclose?: () => void;
@@ -49,14 +51,12 @@ export class StdioProcessTransport implements Transport {
   #closing: Promise<void> | undefined;
   #exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   #streamsClosed: Promise<void> | undefined;
-  readonly #buffer: InstanceType<StdioFraming['ReadBuffer']>;
+  readonly #lines = new LineReader();
 
   constructor(
     private readonly options: StdioProcessOptions,
     private readonly framing: StdioFraming,
-  ) {
-    this.#buffer = new framing.ReadBuffer();
-  }
+  ) {}
 
   /** The child's pid once started (also its process group id). */
   get pid(): number | undefined {
@@ -106,23 +106,22 @@ export class StdioProcessTransport implements Transport {
 
   #receive(chunk: Buffer): void {
     try {
-      this.#buffer.append(chunk);
+      this.#lines.append(chunk);
     } catch (error) {
-      // One message larger than the SDK's buffer cap: the stream cannot be resynchronised.
+      // One message larger than the cap: the stream cannot be resynchronised.
       this.onerror?.(error instanceof Error ? error : new Error(String(error)));
       void this.close();
       return;
     }
-    for (;;) {
-      let message: JSONRPCMessage | null;
+    for (let line = this.#lines.readLine(); line !== undefined; line = this.#lines.readLine()) {
+      let message: JSONRPCMessage;
       try {
-        message = this.#buffer.readMessage();
+        message = this.framing.deserializeMessage(line);
       } catch (error) {
         // A line that is not JSON-RPC (a server printing to stdout): report it and go on.
         this.onerror?.(error instanceof Error ? error : new Error(String(error)));
         continue;
       }
-      if (message === null) return;
       this.onmessage?.(message);
     }
   }
@@ -145,7 +144,7 @@ export class StdioProcessTransport implements Transport {
 
   async #close(): Promise<void> {
     const child = this.#child;
-    this.#buffer.clear();
+    this.#lines.clear();
     if (child === undefined || child.pid === undefined) return;
     child.stdin?.end();
     await killProcessGroup(child);

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { LineReader } from './line-reader.js';
+
+const bytes = (text: string) => Buffer.from(text, 'utf8');
+
+function drain(reader: LineReader): string[] {
+  const lines: string[] = [];
+  for (let line = reader.readLine(); line !== undefined; line = reader.readLine()) lines.push(line);
+  return lines;
+}
+
+describe('LineReader', () => {
+  it('reads every whole line of a chunk, and keeps the unfinished end for the next', () => {
+    const reader = new LineReader();
+    reader.append(bytes('{"a":1}\n{"b":2}\n{"c"'));
+    expect(drain(reader)).toEqual(['{"a":1}', '{"b":2}']);
+    reader.append(bytes(':3}\n'));
+    expect(drain(reader)).toEqual(['{"c":3}']);
+    expect(reader.readLine()).toBeUndefined();
+  });
+
+  it('joins a line split over many chunks, multi-byte characters included, and drops a trailing \\r', () => {
+    const reader = new LineReader();
+    const line = bytes('{"text":"héllo ✓"}\r\n');
+    for (const byte of line) reader.append(Buffer.from([byte]));
+    expect(drain(reader)).toEqual(['{"text":"héllo ✓"}']);
+  });
+
+  it("keeps an empty line as an empty string, as the SDK's ReadBuffer does", () => {
+    const reader = new LineReader();
+    reader.append(bytes('\n{"a":1}\n'));
+    expect(drain(reader)).toEqual(['', '{"a":1}']);
+  });
+
+  it('throws, and forgets what it held, when an unfinished line passes the cap', () => {
+    const reader = new LineReader(8);
+    reader.append(bytes('12345'));
+    expect(() => reader.append(bytes('6789'))).toThrow(/passed 8 bytes without a newline/);
+    expect(reader.readLine()).toBeUndefined();
+    reader.append(bytes('ok\n'));
+    expect(drain(reader)).toEqual(['ok']);
+  });
+
+  it('a chunk made of whole lines is read where it lies: the lines are its own bytes', () => {
+    const reader = new LineReader();
+    const chunk = bytes('{"a":1}\n');
+    reader.append(chunk);
+    chunk.write('{"z"', 0);
+    expect(drain(reader)).toEqual(['{"z":1}']);
+  });
+});
