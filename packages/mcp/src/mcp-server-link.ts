@@ -214,7 +214,14 @@ export class McpServerLink {
 function forwardAbort(exec: ToolExecution, cancel: CallCancelSignal): () => void {
   if (exec.onAbort !== undefined) return exec.onAbort((reason) => cancel.abort(reason));
   const signal = exec.signal;
-  const follow = (): void => cancel.abort(signal.reason);
+  const follow = (): void => {
+    try {
+      cancel.abort(signal.reason);
+    } catch {
+      // The SDK's listener sends the cancellation and catches what fails; nothing reaches here
+      // that could be told anyone, and a throw from an AbortSignal listener would end the process.
+    }
+  };
   if (signal.aborted) {
     follow();
     return noop;
