@@ -1,5 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 
 /** The shape of the generated tree. */
 export interface SearchTreeShape {
@@ -19,16 +20,10 @@ export const NEEDLE = 'quuxNeedle';
 
 const WORDS = ['const', 'value', 'return', 'function', 'import', 'export', 'await', 'result', 'options', 'config', 'handler', 'string', 'number', 'index', 'items', 'length'];
 
-/** mulberry32: a small seeded generator, so every run writes the same tree. */
+/** A seeded generator of numbers in [0, 1), so every run writes the same tree. */
 function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const generator = xoroshiro128plus(seed);
+  return () => (generator.next() >>> 0) / 2 ** 32;
 }
 
 /** Writes the tree under `root` (which must exist) and returns how many needle lines it wrote. */
