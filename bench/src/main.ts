@@ -7,7 +7,7 @@ import { mcpBench } from './mcp-bench.js';
 import { otelBench } from './otel-bench.js';
 import { formatPeerTable, measurePeers } from './peers/measure-peers.js';
 import { pipelineBench } from './pipeline-bench.js';
-import { printScaleOut, scaleOutBench } from './scale-out/scale-out-bench.js';
+import { scaleOutBench } from './scale-out/scale-out-bench.js';
 import { searchBench } from './search-bench.js';
 import { shellBench } from './shell-bench.js';
 
@@ -82,5 +82,5 @@ await searchBench({ quick });
 
 async function runScaleOut(): Promise<void> {
   console.log('\nscale-out: echo through BullMQ on a local redis-server, worker processes on this machine');
-  printScaleOut(await scaleOutBench({ quick }));
+  await scaleOutBench({ quick });
 }

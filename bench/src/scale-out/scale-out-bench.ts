@@ -115,12 +115,26 @@ interface Figures {
 }
 
 /**
+ * The scale-out bench, run in a process of its own (this file, with the same node flags and
+ * loader): the other sections' modules (the peers' SDKs, OpenTelemetry, MCP) and their heap stay
+ * out of the measured process, which holds the agents, the bare producer and nothing else. Prints
+ * the table and weir's overhead on top of the bare round trip.
+ */
+export function scaleOutBench(options: { quick: boolean }): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), ...(options.quick ? ['--quick'] : [])], { stdio: 'inherit' });
+    child.once('error', reject);
+    child.once('exit', (code, signal) => (code === 0 ? resolve() : reject(new Error(`the scale-out bench process ended with ${signal ?? `code ${code}`}`))));
+  });
+}
+
+/**
  * Calls per second (batches of 500 calls, 32 in flight) and per-call latency (one call at a time) for echo
  * in process, through a bare BullMQ round trip, and through weir with one and with two worker
  * processes, all in the same run on one Redis. Cases are interleaved (call by call for latency,
  * batch by batch for throughput); each figure is a median.
  */
-export async function scaleOutBench(options: { quick: boolean }): Promise<Record<string, Figures>> {
+async function measureScaleOut(options: { quick: boolean }): Promise<Record<string, Figures>> {
   const latencyCalls = options.quick ? 50 : 300;
   const throughputCalls = options.quick ? 200 : 500;
   const rounds = options.quick ? 1 : 5;
@@ -215,7 +229,7 @@ export async function scaleOutBench(options: { quick: boolean }): Promise<Record
 }
 
 /** Prints the figures and weir's overhead on top of the bare round trip (the issue's budget: 20%). */
-export function printScaleOut(figures: Record<string, Figures>): void {
+function printScaleOut(figures: Record<string, Figures>): void {
   const cpuText = (f: Figures) => {
     if (f.cpuMs === undefined) return '-';
     const { agent, workers, redis } = f.cpuMs;
@@ -236,4 +250,11 @@ export function printScaleOut(figures: Record<string, Figures>): void {
   if (bareCpu !== undefined && weirCpu !== undefined) {
     console.log(`CPU per call, all processes (1 worker): bare ${bareCpu.toFixed(3)} ms, weir ${weirCpu.toFixed(3)} ms (+${((weirCpu / bareCpu - 1) * 100).toFixed(1)}%)`);
   }
+}
+
+// Run as a script (by scaleOutBench): measure, print, and end (a connection BullMQ was handed and
+// does not close must not keep the process alive).
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  printScaleOut(await measureScaleOut({ quick: process.argv.includes('--quick') }));
+  process.exit(0);
 }
