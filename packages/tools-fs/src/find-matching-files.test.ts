@@ -1,13 +1,10 @@
-import { PathLocks } from './path-locks.js';
-import { ReadLedger } from './read-ledger.js';
 import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { checkGlobPattern, findMatchingFiles } from './find-matching-files.js';
-import type { FsLimits, FsToolDeps } from './fs-tool-deps.js';
-import { ApprovalLedger } from './protected-path-guard.js';
-import { ProtectedPaths } from './protected-paths.js';
+import { smallDeps } from '../test/helpers/small-deps.js';
+import type { FsToolDeps } from './fs-tool-deps.js';
 import { Workspace } from './workspace.js';
 
 describe('checkGlobPattern', () => {
@@ -33,20 +30,7 @@ describe('findMatchingFiles', () => {
     await mkdir(path.join(base, 'sub'));
     await writeFile(path.join(base, 'sub/g.txt'), '');
     const workspace = await Workspace.create(base);
-    const limits: FsLimits = {
-      maxReadBytes: 1000,
-      maxReadLineChars: 100,
-      maxEntries: 100,
-      maxScanBytes: 1000,
-      maxImageBytes: 1000,
-      maxEditBytes: 1000,
-      maxSearchFileBytes: 1000,
-      maxDirectoryNames: 100,
-      maxCrawlEntries: 1000,
-      regexTimeoutMs: 100,
-      maxLineChars: 100,
-    };
-    deps = { workspace, limits, protection: { workspace, protectedPaths: new ProtectedPaths([]), ledger: new ApprovalLedger() }, locks: new PathLocks(), reads: new ReadLedger(), ripgrep: false };
+    deps = smallDeps(workspace);
   });
 
   afterEach(async () => {

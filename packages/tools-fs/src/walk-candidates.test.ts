@@ -2,11 +2,8 @@ import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { FsLimits, FsToolDeps } from './fs-tool-deps.js';
-import { PathLocks } from './path-locks.js';
-import { ApprovalLedger } from './protected-path-guard.js';
-import { ProtectedPaths } from './protected-paths.js';
-import { ReadLedger } from './read-ledger.js';
+import { smallDeps } from '../test/helpers/small-deps.js';
+import type { FsToolDeps } from './fs-tool-deps.js';
 import { walkCandidates } from './walk-candidates.js';
 import { walkFiles } from './walk-files.js';
 import type { WalkOptions } from './walk-rules.js';
@@ -42,20 +39,7 @@ describe('walkCandidates', () => {
     await symlink(outside, path.join(base, 'link'));
     await symlink(path.join(outside, 'secret.txt'), path.join(base, 'src/file-link.ts'));
     const workspace = await Workspace.create(base);
-    const limits: FsLimits = {
-      maxReadBytes: 1000,
-      maxReadLineChars: 100,
-      maxEntries: 100,
-      maxScanBytes: 1000,
-      maxImageBytes: 1000,
-      maxEditBytes: 1000,
-      maxSearchFileBytes: 1000,
-      maxDirectoryNames: 100,
-      maxCrawlEntries: 1000,
-      regexTimeoutMs: 100,
-      maxLineChars: 100,
-    };
-    deps = { workspace, limits, protection: { workspace, protectedPaths: new ProtectedPaths([]), ledger: new ApprovalLedger() }, locks: new PathLocks(), reads: new ReadLedger(), ripgrep: false };
+    deps = smallDeps(workspace);
   });
 
   afterEach(async () => {

@@ -1,0 +1,26 @@
+import type { FsLimits, FsToolDeps } from '../../src/fs-tool-deps.js';
+import { PathLocks } from '../../src/path-locks.js';
+import { ApprovalLedger } from '../../src/protected-path-guard.js';
+import { ProtectedPaths } from '../../src/protected-paths.js';
+import { ReadLedger } from '../../src/read-ledger.js';
+import type { Workspace } from '../../src/workspace.js';
+
+/** Limits small enough for a test to reach each one with a few files. */
+export const SMALL_LIMITS: FsLimits = Object.freeze({
+  maxReadBytes: 1000,
+  maxReadLineChars: 100,
+  maxEntries: 100,
+  maxScanBytes: 1000,
+  maxImageBytes: 1000,
+  maxEditBytes: 1000,
+  maxSearchFileBytes: 1000,
+  maxDirectoryNames: 100,
+  maxCrawlEntries: 1000,
+  regexTimeoutMs: 100,
+  maxLineChars: 100,
+});
+
+/** What the tools' inner functions need, on `workspace`: small limits, nothing protected, no ripgrep. */
+export function smallDeps(workspace: Workspace): FsToolDeps {
+  return { workspace, limits: SMALL_LIMITS, protection: { workspace, protectedPaths: new ProtectedPaths([]), ledger: new ApprovalLedger() }, locks: new PathLocks(), reads: new ReadLedger(), ripgrep: false };
+}
