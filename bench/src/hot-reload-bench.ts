@@ -1,4 +1,5 @@
-import { createHarness, definePlugin, defineTool } from '@weir/core';
+import { createHarness, definePlugin } from '@weir/core';
+import { echoTool } from './echo-tool.js';
 import { printTable } from './measure.js';
 
 const CYCLES = 10_000;
@@ -20,15 +21,7 @@ export async function hotReloadBench(): Promise<void> {
   const plugin = definePlugin({
     name: 'reloaded',
     setup(ctx) {
-      ctx.tools.register(
-        defineTool({
-          name: 'echo',
-          description: 'Returns its text.',
-          tier: 'read-only',
-          parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
-          execute: ({ text }) => text,
-        }),
-      );
+      ctx.tools.register(echoTool());
       ctx.hooks.prepareExecution.tap(() => undefined);
       ctx.hooks.postExecute.tapPromise(async () => undefined);
       ctx.hooks.result.tap(() => undefined);

@@ -3,8 +3,8 @@
 // { ok: true, value }). Env: REDIS_URL, QUEUE.
 import { Worker } from 'bullmq';
 import { Redis } from 'ioredis';
-import { definePlugin, defineTool } from '@weir/core';
 import { startToolWorker } from '@weir/dispatch-bullmq';
+import { echoPlugin } from '../echo-tool.js';
 
 const kind = process.argv[2];
 const url = process.env.REDIS_URL!;
@@ -13,21 +13,7 @@ const concurrency = 32;
 
 let close: () => Promise<void>;
 if (kind === 'weir') {
-  const echo = definePlugin({
-    name: 'echo',
-    setup(ctx) {
-      ctx.tools.register(
-        defineTool({
-          name: 'echo',
-          description: 'Returns its text.',
-          tier: 'read-only',
-          parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
-          execute: ({ text }) => text,
-        }),
-      );
-    },
-  });
-  const worker = await startToolWorker({ connection: url, queue, plugins: [echo], concurrency });
+  const worker = await startToolWorker({ connection: url, queue, plugins: [echoPlugin()], concurrency });
   close = () => worker.close();
 } else {
   const connection = new Redis(url, { maxRetriesPerRequest: null });

@@ -3,22 +3,15 @@ import { randomUUID } from 'node:crypto';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
-import { createHarness, definePlugin, defineTool, type Harness } from '@weir/core';
+import { createHarness, type Harness } from '@weir/core';
 import { remoteDispatch } from '@weir/dispatch-bullmq';
+import { echoPlugin } from '../echo-tool.js';
 import { median, printTable } from '../measure.js';
 import { processCpuMs, redisCpuMs } from './process-cpu.js';
 import { redisForBench } from './redis-for-bench.js';
 
 const IN_FLIGHT = 32;
 
-const echoTool = defineTool({
-  name: 'echo',
-  description: 'Returns its text.',
-  tier: 'read-only',
-  parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
-  execute: ({ text }) => text,
-});
-const echoPlugin = definePlugin({ name: 'echo', setup: (ctx) => void ctx.tools.register(echoTool) });
 
 /** One way of running `echo` calls: one call at a time, or many at once. */
 interface Runner {
@@ -150,12 +143,12 @@ async function measureScaleOut(options: { quick: boolean }): Promise<Record<stri
     closers.push(async () => void admin.disconnect());
 
     const local = createHarness();
-    await local.use(echoPlugin);
+    await local.use(echoPlugin());
     const bare = await bareRunner(redis.url, 'bench-bare');
     closers.push(() => bare.close());
     const remote = async (queue: string) => {
       const harness = createHarness();
-      await harness.use(echoPlugin);
+      await harness.use(echoPlugin());
       await harness.use(remoteDispatch({ connection: redis.url, queue }));
       closers.push(() => harness.close());
       return harnessRunner(harness);
