@@ -82,14 +82,19 @@ describe('results', () => {
 });
 
 describe('cancellation and deadlines', () => {
-  it('an abort sends notifications/cancelled to the server', async () => {
-    await harness.use(scripted());
+  /** A slow call aborted mid-way: the result is ABORTED and the server heard notifications/cancelled. */
+  async function expectAbortToCancel(): Promise<void> {
     const controller = new AbortController();
     const running = call('scripted__slow', { ms: 10_000 }, { signal: controller.signal });
     await new Promise((resolve) => setTimeout(resolve, 150));
     controller.abort();
     expect(await running).toMatchObject({ ok: false, error: { code: 'ABORTED' } });
     await until(async () => valueOf(await call('scripted__pid')).cancelled === 1);
+  }
+
+  it('an abort sends notifications/cancelled to the server', async () => {
+    await harness.use(scripted());
+    await expectAbortToCancel();
   });
 
   it('an exec without onAbort (made by a wrapper) still cancels through its signal', async () => {
@@ -105,12 +110,7 @@ describe('cancellation and deadlines', () => {
         },
       }),
     );
-    const controller = new AbortController();
-    const running = call('scripted__slow', { ms: 10_000 }, { signal: controller.signal });
-    await new Promise((resolve) => setTimeout(resolve, 150));
-    controller.abort();
-    expect(await running).toMatchObject({ ok: false, error: { code: 'ABORTED' } });
-    await until(async () => valueOf(await call('scripted__pid')).cancelled === 1);
+    await expectAbortToCancel();
   });
 
   it('the hard total deadline holds however often the server reports progress', async () => {
