@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /**
  * JSON with object keys sorted (by UTF-16 code units, at every depth) and no whitespace, so equal
@@ -14,10 +14,12 @@ export function canonicalJson(value: unknown): string {
 
 /**
  * The hash an approval decision is bound to: SHA-256 (hex) of the canonical JSON of the exact
- * arguments shown to the approver. Throws like `canonicalJson`.
+ * arguments shown to the approver. Throws like `canonicalJson`. One-shot `crypto.hash`: a `Hash`
+ * object per call cost several times the rest of sending a remote job, and both sides of a queue
+ * compute it on every call.
  */
 export function argumentsHash(args: unknown): string {
-  return createHash('sha256').update(canonicalJson(args)).digest('hex');
+  return hash('sha256', canonicalJson(args), 'hex');
 }
 
 function write(value: unknown, ancestors: Set<object>): string | undefined {

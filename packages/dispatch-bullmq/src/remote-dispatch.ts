@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   abortableSleep,
+  argumentsHash,
   DEFAULT_TOOL_TIMEOUT_MS,
   definePlugin,
   ToolCallError,
@@ -10,7 +11,6 @@ import {
   type RegisteredTool,
   type ToolExecution,
 } from '@weir/core';
-import { jobArgumentsHash } from './job-arguments-hash.js';
 import type { RedisConnection } from './redis-client.js';
 import { DEFAULT_PREFIX, TOOL_JOB_VERSION, toolJobId, type ToolJob, type ToolJobOutcome } from './tool-job.js';
 import { ToolQueueClient } from './tool-queue-client.js';
@@ -107,7 +107,7 @@ function remoteBody(
     const timeoutMs = tool.timeoutMs ?? settings.defaultTimeoutMs;
     const deadlineAt = Number.isFinite(timeoutMs) ? Date.now() + timeoutMs : null;
     const keys = callKeysOf(exec);
-    const hash = jobArgumentsHash(args);
+    const hash = argumentsHash(args);
     const cancel = cancelSignalOf(exec);
     const onAbort = cancel === undefined ? exec.onAbort : undefined;
     const progress = (update: unknown) => {

@@ -1,6 +1,5 @@
 import type { Redis } from 'ioredis';
-import { INTERRUPTED_CALL_CONTENT, ToolCallError, type Harness, type Logger, type RegisteredTool, type Sandbox, type ToolExecution } from '@weir/core';
-import { jobArgumentsHash } from './job-arguments-hash.js';
+import { argumentsHash, INTERRUPTED_CALL_CONTENT, ToolCallError, type Harness, type Logger, type RegisteredTool, type Sandbox, type ToolExecution } from '@weir/core';
 import { RunningJob } from './running-job.js';
 import { parseToolJob, type ToolJob, type toolJobKeys, type ToolJobOutcome } from './tool-job.js';
 
@@ -45,7 +44,7 @@ export async function runToolJob(runtime: ToolJobRuntime, job: RunnableJob): Pro
   if (tool === undefined) {
     return refuse('TOOL_NOT_FOUND', `the worker on queue "${runtime.queue}" has no tool "${data.toolName}", so the call did not run. Use another tool.`);
   }
-  if (jobArgumentsHash(data.arguments) !== data.argumentsHash) {
+  if (argumentsHash(data.arguments) !== data.argumentsHash) {
     return refuse('ARGUMENTS_MISMATCH', `${data.toolName} did not run: the arguments the worker received are not the ones that were approved.`);
   }
 
