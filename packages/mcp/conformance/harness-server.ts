@@ -103,7 +103,9 @@ await harness.use(
     },
   }),
 );
-const served = await serveHarness(harness, { name: 'weir-conformance', version: '0.1.0', http: { port: Number(process.env.PORT ?? 0) } });
+// auth 'none': the suite's server scenarios send no Authorization header. This server holds only
+// the scenarios' own tools and lives for the length of the run.
+const served = await serveHarness(harness, { name: 'weir-conformance', version: '0.1.0', http: { port: Number(process.env.PORT ?? 0), auth: 'none' } });
 process.stdout.write(`${served.url!.href}\n`);
 const stop = () => void served.close().then(() => harness.close()).then(() => process.exit(0));
 process.stdin.on('end', stop);

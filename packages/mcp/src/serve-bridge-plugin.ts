@@ -7,16 +7,19 @@ import { MCP_LOG_LEVELS, mcpCallScope, type McpCallScope, type McpLogLevel } fro
  * wrapper that gives a call made for an MCP client its progress and its log lines to that client.
  * Calls that do not come from an MCP client are left exactly as they were.
  */
-export function serveBridgePlugin(name: string): Plugin {
+export function serveBridgePlugin(name: string, approvals: 'client' | 'deny' = 'client'): Plugin {
   return definePlugin({
     name: `mcp-serve:${name}`,
     setup(ctx) {
-      try {
-        ctx.approval.setResponder(askTheClient);
-      } catch (error) {
-        // Another plugin (a terminal prompt, a policy) answers approvals: it keeps doing so.
-        if (!isHarnessError(error, 'SLOT_TAKEN')) throw error;
-        ctx.logger.info('the approval responder is another plugin\'s; MCP clients are not asked');
+      // With 'deny' the slot stays free: no responder is the core's "deny", and a prompt loaded later may take it.
+      if (approvals === 'client') {
+        try {
+          ctx.approval.setResponder(askTheClient);
+        } catch (error) {
+          // Another plugin (a terminal prompt, a policy) answers approvals: it keeps doing so.
+          if (!isHarnessError(error, 'SLOT_TAKEN')) throw error;
+          ctx.logger.info('the approval responder is another plugin\'s; MCP clients are not asked');
+        }
       }
       ctx.hooks.execute.tap((dispatch) => (args, exec) => {
         const scope = mcpCallScope.getStore();

@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { Readable, Writable } from 'node:stream';
 import type { Harness } from '@weir/core';
+import { bearerMatches, generateToken, MIN_TOKEN_LENGTH, writeTokenFile } from './bearer-token.js';
 import { checkLoopbackRequest } from './check-loopback-request.js';
 import { createSessionServer, type SessionServer } from './create-session-server.js';
 import { loadServerSdk, type ServerSdk } from './load-sdk.js';
@@ -25,7 +26,25 @@ export interface ServeHarnessOptions {
     readonly path?: string;
     /** Browser origins allowed besides the loopback ones (for a local web client). */
     readonly allowedOrigins?: readonly string[];
+    /**
+     * The bearer token every request must send (`Authorization: Bearer <token>`), at least 32
+     * characters. Default: a fresh one, written to `tokenFile` or else printed once to stderr.
+     */
+    readonly token?: string;
+    /** Where the generated token is written for the client: created with mode 0600, and it must not exist yet. */
+    readonly tokenFile?: string;
+    /**
+     * `'none'` serves without a token: any local user can then call the tools with this process's
+     * rights (loopback is not authentication). Only for a client that cannot send a header.
+     */
+    readonly auth?: 'bearer' | 'none';
   };
+  /**
+   * Who may answer a call's approval. `'client'` (default): the client that made the call, through
+   * elicitation, which shows it to its user. `'deny'`: nobody here; a call that needs approval is
+   * denied unless another plugin (a terminal prompt, a policy) answers approvals.
+   */
+  readonly approvals?: 'client' | 'deny';
   /** The streams of the stdio transport. Default: this process's stdin and stdout. */
   readonly stdio?: { readonly stdin: Readable; readonly stdout: Writable };
 }
@@ -33,6 +52,8 @@ export interface ServeHarnessOptions {
 export interface ServedHarness {
   /** The endpoint of the HTTP transport; `undefined` for stdio. */
   readonly url: URL | undefined;
+  /** The bearer token HTTP clients must send; `undefined` for stdio and for `auth: 'none'`. */
+  readonly token: string | undefined;
   /** Stops serving: closes every session (and the listener), then unloads the bridge plugin. */
   close(): Promise<void>;
 }
@@ -56,12 +77,23 @@ export async function serveHarness(harness: Harness, options: ServeHarnessOption
   }
   const port = options.http?.port ?? 0;
   if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new TypeError(`serveHarness: port must be an integer from 0 to 65535, got ${String(port)}.`);
+  const approvals = options.approvals ?? 'client';
+  if (approvals !== 'client' && approvals !== 'deny') throw new TypeError(`serveHarness: approvals must be "client" or "deny", got ${JSON.stringify(approvals)}.`);
+  const auth = checkAuthOptions(options.http);
   const sdk = await loadServerSdk();
   const info = { name: options.name, version: options.version ?? '0.0.0' };
-  const unloadBridge = await harness.use(serveBridgePlugin(options.name));
+  const unloadBridge = await harness.use(serveBridgePlugin(options.name, approvals));
   try {
     if (options.http === undefined) return await serveStdio(harness, sdk, info, options.stdio, unloadBridge);
-    return await serveHttp(harness, sdk, info, { host, port, path: options.http.path ?? '/mcp', allowedOrigins: options.http.allowedOrigins ?? [] }, unloadBridge);
+    const token = auth === 'none' ? undefined : (options.http.token ?? generateToken());
+    const served = await serveHttp(harness, sdk, info, { host, port, path: options.http.path ?? '/mcp', allowedOrigins: options.http.allowedOrigins ?? [], token }, unloadBridge);
+    try {
+      await handOver(options.name, served.url!, options.http, token);
+    } catch (error) {
+      await served.close();
+      throw error;
+    }
+    return served;
   } catch (error) {
     await unloadBridge();
     throw error;
@@ -81,6 +113,7 @@ async function serveStdio(
   let closing: Promise<void> | undefined;
   return {
     url: undefined,
+    token: undefined,
     close: () => {
       closing ??= (async () => {
         session.stop();
@@ -101,7 +134,7 @@ async function serveHttp(
   harness: Harness,
   sdk: ServerSdk,
   info: { name: string; version: string },
-  config: { host: LoopbackHost; port: number; path: string; allowedOrigins: readonly string[] },
+  config: { host: LoopbackHost; port: number; path: string; allowedOrigins: readonly string[]; token: string | undefined },
   unloadBridge: () => Promise<void>,
 ): Promise<ServedHarness> {
   const sessions = new Map<string, HttpSession>();
@@ -115,6 +148,10 @@ async function serveHttp(
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const refusal = checkLoopbackRequest({ host: req.headers.host, origin: req.headers.origin }, boundPort, config.allowedOrigins);
     if (refusal !== undefined) return reply(res, refusal.status, refusal.message);
+    if (config.token !== undefined && !bearerMatches(req.headers.authorization, config.token)) {
+      res.setHeader('www-authenticate', 'Bearer realm="weir"');
+      return reply(res, 401, 'Unauthorized: send the token serveHarness gave as "Authorization: Bearer <token>".');
+    }
     const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
     if (path !== config.path) return reply(res, 404, `Not found: the MCP endpoint is ${config.path}.`);
     const sessionId = req.headers['mcp-session-id'];
@@ -165,6 +202,7 @@ async function serveHttp(
   let closing: Promise<void> | undefined;
   return {
     url,
+    token: config.token,
     close: () => {
       closing ??= (async () => {
         const open = [...sessions.values()];
@@ -179,6 +217,28 @@ async function serveHttp(
       return closing;
     },
   };
+}
+
+function checkAuthOptions(http: ServeHarnessOptions['http']): 'bearer' | 'none' {
+  if (http === undefined) return 'none';
+  const auth = http.auth ?? 'bearer';
+  if (auth !== 'bearer' && auth !== 'none') throw new TypeError(`serveHarness: http.auth must be "bearer" or "none", got ${JSON.stringify(auth)}.`);
+  if (auth === 'none' && (http.token !== undefined || http.tokenFile !== undefined)) throw new TypeError('serveHarness: http.auth "none" takes no token and no tokenFile.');
+  if (http.token !== undefined && (typeof http.token !== 'string' || http.token.length < MIN_TOKEN_LENGTH || /\s/.test(http.token))) {
+    throw new TypeError(`serveHarness: http.token must be a string of at least ${MIN_TOKEN_LENGTH} characters without spaces.`);
+  }
+  if (http.tokenFile !== undefined && (typeof http.tokenFile !== 'string' || http.tokenFile === '')) throw new TypeError('serveHarness: http.tokenFile must be a path.');
+  return auth;
+}
+
+/**
+ * Gives a generated token to the person who starts the client: written to `tokenFile` (0600), or
+ * printed once to stderr. A token the caller chose is theirs to pass on: nothing is printed.
+ */
+async function handOver(name: string, url: URL, http: NonNullable<ServeHarnessOptions['http']>, token: string | undefined): Promise<void> {
+  if (token === undefined || http.token !== undefined) return;
+  if (http.tokenFile !== undefined) return writeTokenFile(http.tokenFile, token);
+  process.stderr.write(`serveHarness "${name}" at ${url.href}: clients must send the header "Authorization: Bearer ${token}" (shown once).\n`);
 }
 
 function reply(res: ServerResponse, status: number, message: string): void {

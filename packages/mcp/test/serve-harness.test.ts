@@ -6,6 +6,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mcpServer, serveHarness, type ServedHarness } from '../src/index.js';
 import { fixture, NODE } from './servers.js';
 
+/** The token every HTTP test server takes (a chosen token is not printed). */
+const TOKEN = 'test-token-0123456789abcdef0123456789';
+const auth = { headers: { authorization: `Bearer ${TOKEN}` } };
+
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
 
 const tools = definePlugin({
@@ -51,10 +55,10 @@ afterEach(async () => {
 });
 
 async function connect(capabilities: object = {}, onElicit?: () => { action: 'accept' | 'decline' | 'cancel' }): Promise<Client> {
-  served ??= await serveHarness(harness, { name: 'weir-test', http: { port: 0 } });
+  served ??= await serveHarness(harness, { name: 'weir-test', http: { port: 0, token: TOKEN } });
   const client = new Client({ name: 'test-client', version: '1.0.0' }, { capabilities });
   if (onElicit) client.setRequestHandler(ElicitRequestSchema, async () => onElicit());
-  await client.connect(new StreamableHTTPClientTransport(served.url!));
+  await client.connect(new StreamableHTTPClientTransport(served.url!, { requestInit: auth }));
   clients.push(client);
   return client;
 }
@@ -164,7 +168,7 @@ describe('serveHarness over Streamable HTTP, driven by the SDK client', () => {
     await connect();
     const url = served!.url!;
     const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } });
-    const post = (headers: Record<string, string>) => rawPost(url, body, headers);
+    const post = (headers: Record<string, string>) => rawPost(url, body, { ...auth.headers, ...headers });
     expect((await post({ host: 'evil.example.com' })).status).toBe(421);
     expect((await post({ host: `127.0.0.1:${url.port}`, origin: 'http://evil.example.com' })).status).toBe(403);
     expect((await post({ host: `127.0.0.1:${url.port}`, origin: `http://127.0.0.1:${url.port}` })).status).toBe(200);
@@ -189,10 +193,10 @@ describe('both directions at once', () => {
   it('mcpServer({ url }) reaches a served harness that serves an mcpServer({ command }) over stdio', async () => {
     // harness A: the scripted stdio server's tools, served over HTTP; harness B: A's tools through mcpServer({ url }).
     await harness.use(mcpServer({ name: 'scripted', command: NODE, args: [fixture('scripted-server.mjs')], tiers: { '*': 'read-only' } }));
-    served = await serveHarness(harness, { name: 'weir-a', http: { port: 0 } });
+    served = await serveHarness(harness, { name: 'weir-a', http: { port: 0, token: TOKEN } });
     const other = createHarness();
     try {
-      await other.use(mcpServer({ name: 'a', url: served.url!, tiers: { '*': 'read-only' } }));
+      await other.use(mcpServer({ name: 'a', url: served.url!, headers: auth.headers, tiers: { '*': 'read-only' } }));
       expect(other.tools.names()).toEqual(expect.arrayContaining(['a__echo', 'a__scripted__echo', 'a__picture']));
       expect(await other.executeToolCall({ id: '1', name: 'a__scripted__echo', arguments: { text: 'round trip' } })).toMatchObject({ ok: true, content: 'echo: round trip' });
       const picture = await other.executeToolCall({ id: '2', name: 'a__picture', arguments: {} });
