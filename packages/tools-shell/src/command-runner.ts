@@ -6,7 +6,8 @@ import { runProcess, type ProcessOutcome } from './run-process.js';
 import { sandboxCommand, systemMounts, type SpawnSpec } from './sandbox-command.js';
 import { sandboxEnvironment } from './sandbox-environment.js';
 import type { ResolvedShellOptions, ShellUser } from './shell-options.js';
-import { hiddenMounts, protectedMounts } from './workspace-mounts.js';
+import { protectedMounts, verifyProtectedMounts, type ProtectedMount } from './protected-mounts.js';
+import { hiddenMounts } from './workspace-mounts.js';
 
 /** One command to run. */
 export interface CommandRequest {
@@ -57,8 +58,20 @@ export class CommandRunner {
     return this.#live.size;
   }
 
+  /**
+   * Runs one command and waits until nothing of it is left. Throws `ToolCallError`
+   * `PROTECTED_PATH_IS_LINK` before it starts, or `PROTECTED_PATH_REPLACED` after it ended when a
+   * protected path is no longer the one that was bound; rejects when it could not be spawned.
+   */
   async run(request: CommandRequest): Promise<ProcessOutcome> {
-    const spec = this.sandboxed ? await this.#sandboxed(request) : this.#unconfined(request);
+    if (!this.sandboxed) return this.#spawn(this.#unconfined(request), request);
+    const mounts = await protectedMounts(this.#root, this.#options.protect);
+    const outcome = await this.#spawn(await this.#sandboxed(request, mounts), request);
+    await verifyProtectedMounts(this.#root, mounts);
+    return outcome;
+  }
+
+  #spawn(spec: SpawnSpec, request: CommandRequest): Promise<ProcessOutcome> {
     return runProcess(spec, {
       cwd: request.cwd,
       timeoutMs: request.timeoutMs,
@@ -76,15 +89,15 @@ export class CommandRunner {
     if (this.#scratch !== undefined) await rm(this.#scratch, { recursive: true, force: true });
   }
 
-  async #sandboxed(request: CommandRequest): Promise<SpawnSpec> {
+  async #sandboxed(request: CommandRequest, protectedMounts: readonly ProtectedMount[]): Promise<SpawnSpec> {
     const options = this.#options;
-    const [protectedPaths, masks] = await Promise.all([protectedMounts(this.#root, options.protect), hiddenMounts(this.#root, options.hidden, options.hiddenAbsolute)]);
+    const masks = await hiddenMounts(this.#root, options.hidden, options.hiddenAbsolute);
     return sandboxCommand({
       options,
       root: this.#root,
       cwd: request.cwd,
       user: this.#user,
-      protectedPaths,
+      protectedMounts,
       maskedDirectories: masks.directories,
       maskedFiles: masks.files,
       emptyDirectory: join(this.#scratch!, 'empty'),

@@ -1,4 +1,5 @@
 import { lstatSync, readlinkSync } from 'node:fs';
+import type { ProtectedMount } from './protected-mounts.js';
 import type { ResolvedShellOptions, ShellUser } from './shell-options.js';
 import { SANDBOX_HOME, sandboxEnvironment } from './sandbox-environment.js';
 
@@ -11,8 +12,8 @@ export interface SandboxPlan {
   readonly cwd: string;
   /** The uid commands run as; `undefined` when the harness's own (non-root) user. */
   readonly user: ShellUser | undefined;
-  /** Existing paths bound read-only over the workspace. */
-  readonly protectedPaths: readonly string[];
+  /** The protected paths (read-only) and their ancestors (bound onto themselves), shallower first. */
+  readonly protectedMounts: readonly ProtectedMount[];
   /** Existing directories and files masked by an empty one. */
   readonly maskedDirectories: readonly string[];
   readonly maskedFiles: readonly string[];
@@ -83,7 +84,7 @@ export function bwrapArguments(plan: SandboxPlan): string[] {
   for (const path of options.readable) args.push('--ro-bind', path, path);
   for (const path of options.writable) args.push('--bind', path, path);
   args.push('--bind', plan.root, plan.root);
-  for (const path of plan.protectedPaths) args.push('--ro-bind', path, path);
+  for (const mount of plan.protectedMounts) args.push(mount.readOnly ? '--ro-bind' : '--bind', mount.path, mount.path);
   for (const path of plan.maskedDirectories) args.push('--ro-bind', plan.emptyDirectory, path);
   for (const path of plan.maskedFiles) args.push('--ro-bind', plan.emptyFile, path);
   // The sandbox's own root (a tmpfs) read-only too: a write outside the binds fails with EROFS.

@@ -1,5 +1,5 @@
 import { lstat, realpath, stat } from 'node:fs/promises';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { ToolCallError } from '@weir/core';
 
 /** True when `path` is `root` or inside it (separator-aware: `/ws-other` is not inside `/ws`). */
@@ -26,29 +26,6 @@ export async function resolveWorkingDirectory(root: string, cwd: string | undefi
   if (!isInside(root, physical)) throw new ToolCallError('PATH_OUTSIDE_WORKSPACE', `cwd ${JSON.stringify(cwd)} leads outside the workspace through a symbolic link.`);
   if (!(await stat(physical)).isDirectory()) throw new ToolCallError('NOT_FOUND', `cwd ${JSON.stringify(cwd)} is not a directory.`);
   return physical;
-}
-
-/**
- * The protected paths that exist now, as absolute paths to bind read-only. A protected path that
- * is a symbolic link is refused (`PROTECTED_PATH_IS_LINK`): binding it would protect its target,
- * not the path, and a link to outside planted at launch is a known escape.
- */
-export async function protectedMounts(root: string, protect: readonly string[]): Promise<string[]> {
-  const found: string[] = [];
-  for (const name of protect) {
-    const path = join(root, name);
-    try {
-      const entry = await lstat(path);
-      if (entry.isSymbolicLink()) {
-        throw new ToolCallError('PROTECTED_PATH_IS_LINK', `the protected path ${JSON.stringify(name)} is a symbolic link; the sandbox refuses to run until it is a real file or directory.`);
-      }
-      found.push(path);
-    } catch (error) {
-      if (error instanceof ToolCallError) throw error;
-      // Missing: nothing to protect (bwrap would otherwise create an empty mount point in the workspace).
-    }
-  }
-  return found;
 }
 
 /** Paths to mask, split by kind: a directory is covered by an empty directory, a file by an empty file. */
