@@ -1,0 +1,5 @@
+export { aiSdkTools } from './tools/ai-sdk-tools.js';
+export type { AiSdkExecutionOptions, AiSdkTool, AiSdkToolSet, AiSdkToolsOptions } from './tools/ai-sdk-tools.js';
+export type { AiSdkSchema } from './tools/ai-sdk-schema.js';
+export type { AiSdkContentPart, AiSdkToolOutput } from './tools/to-model-output.js';
+export { WeirToolError } from './tools/weir-tool-error.js';
