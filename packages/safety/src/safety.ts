@@ -1,20 +1,20 @@
 import { argumentsHash, definePlugin, HarnessError, type Guard, type GuardVerdict, type Plugin, type ToolArguments } from '@weir/core';
-import type { Approver } from './approver.js';
-import { DecisionLedger, type DecisionKey } from './decision-ledger.js';
-import { evaluatePolicy, type Policy, type PolicyEvaluation } from './evaluate-policy.js';
-import { resolvePathArguments } from './path-arguments.js';
-import { physicalPathCheck } from './physical-path-check.js';
-import { extensionKeyNames, extensionKeysReady } from './rule-keys.js';
-import { compileRule, compileRules, type PermissionRule } from './permission-rule.js';
-import { DEFAULT_PROTECTED_PATHS } from './protected-paths.js';
-import { isSafetyMode, SAFETY_MODES, type SafetyMode } from './safety-mode.js';
-import { layeredPolicy, saveTarget } from './layered-rules.js';
-import { morePermissive } from './mode-order.js';
+import type { Approver } from './approvals/approver.js';
+import { DecisionLedger, type DecisionKey } from './approvals/decision-ledger.js';
+import { evaluatePolicy, type Policy, type PolicyEvaluation } from './rules/evaluate-policy.js';
+import { resolvePathArguments } from './rules/path-arguments.js';
+import { physicalPathCheck } from './rules/physical-path-check.js';
+import { extensionKeyNames, extensionKeysReady } from './rules/rule-keys.js';
+import { compileRule, compileRules, type PermissionRule } from './rules/permission-rule.js';
+import { DEFAULT_PROTECTED_PATHS } from './rules/protected-paths.js';
+import { isSafetyMode, SAFETY_MODES, type SafetyMode } from './settings/safety-mode.js';
+import { layeredPolicy, saveTarget } from './settings/layered-rules.js';
+import { morePermissive } from './settings/mode-order.js';
 import { SafetyError } from './safety-error.js';
-import { saveProjectRule } from './save-project-rule.js';
-import { PROJECT_SETTINGS_FILE, type SafetySettings } from './safety-settings.js';
-import { SessionGrants, type SessionScope } from './session-grants.js';
-import { toolFactsOf } from './tool-facts.js';
+import { saveProjectRule } from './settings/save-project-rule.js';
+import { PROJECT_SETTINGS_FILE, type SafetySettings } from './settings/safety-settings.js';
+import { SessionGrants, type SessionScope } from './approvals/session-grants.js';
+import { toolFactsOf } from './rules/tool-facts.js';
 
 export interface SafetyOptions {
   /** Default `'ask'`: read-only tools run, write and dangerous tools ask. */

@@ -4,8 +4,8 @@ import * as path from 'node:path';
 import type { ToolResult } from '@weir/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FsError } from '../src/fs-error.js';
-import type { OpenStrategy } from '../src/open-directory.js';
-import { Workspace } from '../src/workspace.js';
+import type { OpenStrategy } from '../src/confinement/held-directory.js';
+import { Workspace } from '../src/confinement/workspace.js';
 import { assertNoMarker, createFsHarness, recordingLogger, type FsHarness, type FsHarnessOptions } from './helpers/fs-harness.js';
 import { createSentinelFixture, type SentinelFixture } from './helpers/sentinel-fixture.js';
 

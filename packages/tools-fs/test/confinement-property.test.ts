@@ -3,8 +3,8 @@ import { link, readFile, readlink } from 'node:fs/promises';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FsError } from '../src/fs-error.js';
-import type { OpenStrategy } from '../src/open-directory.js';
-import { Workspace } from '../src/workspace.js';
+import type { OpenStrategy } from '../src/confinement/held-directory.js';
+import { Workspace } from '../src/confinement/workspace.js';
 import { assertNoMarker, createFsHarness, type FsHarness } from './helpers/fs-harness.js';
 import { createSentinelFixture, type SentinelFixture } from './helpers/sentinel-fixture.js';
 

@@ -1,6 +1,6 @@
 import { createHarness, definePlugin, type ApprovalRequest, type ApprovalResponder, type Harness, type Logger, type ToolResult } from '@weir/core';
-import { createFsTools, type FsToolsOptions } from '../../src/fs-tools.js';
-import type { OpenStrategy } from '../../src/open-directory.js';
+import { createFsTools, type FsToolsOptions } from '../../src/tools/fs-tools.js';
+import type { OpenStrategy } from '../../src/confinement/held-directory.js';
 
 export interface FsHarnessOptions extends Omit<FsToolsOptions, 'root'> {
   /** Force an open strategy (default: what the platform offers). */

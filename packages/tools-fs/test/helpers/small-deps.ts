@@ -1,9 +1,9 @@
-import type { FsLimits, FsToolDeps } from '../../src/fs-tool-deps.js';
-import { PathLocks } from '../../src/path-locks.js';
-import { ApprovalLedger } from '../../src/protected-path-guard.js';
-import { ProtectedPaths } from '../../src/protected-paths.js';
-import { ReadLedger } from '../../src/read-ledger.js';
-import type { Workspace } from '../../src/workspace.js';
+import type { FsLimits, FsToolDeps } from '../../src/tools/fs-tool-deps.js';
+import { PathLocks } from '../../src/editing/path-locks.js';
+import { ApprovalLedger } from '../../src/confinement/protected-path-guard.js';
+import { ProtectedPaths } from '../../src/confinement/protected-paths.js';
+import { ReadLedger } from '../../src/editing/read-ledger.js';
+import type { Workspace } from '../../src/confinement/workspace.js';
 
 /** Limits small enough for a test to reach each one with a few files. */
 export const SMALL_LIMITS: FsLimits = Object.freeze({
