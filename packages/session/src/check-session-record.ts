@@ -40,6 +40,12 @@ const CHECKS: Readonly<Record<string, Check>> = {
     if (!count(r.from) || !count(r.count)) return '"from" and "count" must be integers >= 0';
     return fields(r, ['summary']);
   },
+  rewind: (r) => {
+    const earlier = (value: unknown) => Number.isInteger(value) && (value as number) >= 1 && (value as number) < (r.seq as number);
+    if (!earlier(r.toSeq)) return '"toSeq" must be the seq of an earlier record';
+    if (!optional(r.undoes, earlier)) return '"undoes" must be the seq of an earlier record';
+    return undefined;
+  },
 };
 
 function checkMessage(message: unknown): string | undefined {

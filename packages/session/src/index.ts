@@ -5,6 +5,9 @@ export type { FileSessionStoreOptions } from './file-session-store.js';
 export type { SessionFile, SessionFileSystem } from './session-file-system.js';
 export type { CreateSessionOptions, ForkSessionOptions, SessionStore, SessionSummary } from './session-store.js';
 export { rebuildHistory } from './rebuild-history.js';
+export { currentRecords } from './current-records.js';
+export { rewindTarget, sessionTurns } from './session-turns.js';
+export type { SessionTurn } from './session-turns.js';
 export { createSessionId, isValidSessionId } from './session-id.js';
 
 // The interface the agent loop records through lives in @weir/core (the package depends on core, so

@@ -10,6 +10,7 @@ import {
   type SessionRecord,
   type ToolMessage,
 } from '@weir/core';
+import { currentRecords } from './current-records.js';
 
 interface OpenCalls {
   readonly calls: readonly ModelToolCall[];
@@ -21,9 +22,12 @@ interface OpenCalls {
  * Turns a session's records into the history a provider accepts: messages in order, each tool result
  * as a tool message right after the assistant message that asked for it (in call order), every call
  * id answered exactly once. Tool results that answer no open call (and repeated answers) are left out
- * of the messages; they stay in the records. Never throws.
+ * of the messages; they stay in the records. A `rewind` record sets the history back to what it was
+ * after an earlier record (`currentRecords`). Never throws.
  */
-export function rebuildHistory(records: readonly SessionRecord[], options: RebuildHistoryOptions = {}): SessionHistory {
+export function rebuildHistory(all: readonly SessionRecord[], options: RebuildHistoryOptions = {}): SessionHistory {
+  // A rewind record cuts the conversation back (docs/sessions.md, "Rewind"): only the current line counts.
+  const records = currentRecords(all);
   const messages: Message[] = [];
   const interrupted: InterruptedCall[] = [];
   const pending: ModelToolCall[] = [];
@@ -92,6 +96,7 @@ export function rebuildHistory(records: readonly SessionRecord[], options: Rebui
         break;
       case 'session':
       case 'approval_decision':
+      case 'rewind':
         break;
     }
   }

@@ -177,6 +177,23 @@ describe.each(stores)('%s session store', (_name, make) => {
     expect(await restart().read(session.id)).toHaveLength(2);
   });
 
+  it('keeps a conversation rewind across a reopen: the cut turns are out of the history, and a redo brings them back', async () => {
+    const { store, restart } = await make();
+    const session = await store.create();
+    for (const n of [1, 2]) {
+      await session.append(msg({ role: 'user', content: `q${n}` }));
+      await session.append(msg({ role: 'assistant', content: `a${n}` }));
+      await session.append({ type: 'turn_end' }, { sync: true });
+    }
+    const cut = await session.append({ type: 'rewind', toSeq: 4 }, { sync: true });
+    await session.close();
+    const reopened = await restart().open(session.id);
+    expect(reopened.history().messages.map((m) => m.content)).toEqual(['q1', 'a1']);
+    await reopened.append({ type: 'rewind', toSeq: cut.seq - 1, undoes: cut.seq }, { sync: true });
+    expect(reopened.history().messages.map((m) => m.content)).toEqual(['q1', 'a1', 'q2', 'a2']);
+    await reopened.close();
+  });
+
   it('creates time-sortable ids by default', async () => {
     const { store } = await make();
     const a = await store.create();

@@ -50,7 +50,13 @@ export type SessionEntry =
    * The history was compacted: its `count` messages from position `from` (in the history as it was
    * rebuilt up to this record) were replaced by one user message whose content is `summary`.
    */
-  | { readonly type: 'compaction'; readonly from: number; readonly count: number; readonly summary: string };
+  | { readonly type: 'compaction'; readonly from: number; readonly count: number; readonly summary: string }
+  /**
+   * The conversation was rewound: from here on the history is what it was just after record `toSeq`
+   * (an earlier record), and the records between are out of it (they stay in the file). `undoes`, on
+   * a redo, names the rewind record this one takes back (its `toSeq` is then the record before it).
+   */
+  | { readonly type: 'rewind'; readonly toSeq: number; readonly undoes?: number };
 
 /** One line of a session file: `seq` counts from 1 (the meta record) with no gap; `at` is ISO 8601. */
 export type SessionRecord = (SessionMeta | SessionEntry) & {
