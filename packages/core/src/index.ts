@@ -80,6 +80,9 @@ export { SESSION_RECORD_VERSION } from './agent/session-record.js';
 export type { SessionEntry, SessionMeta, SessionRecord } from './agent/session-record.js';
 export { INTERRUPTED_CALL_CONTENT, UNSTARTED_CALL_CONTENT } from './agent/session-history.js';
 export type { InterruptedCall, RebuildHistoryOptions, SessionHistory } from './agent/session-history.js';
+export { currentRecords } from './agent/current-records.js';
+export { rewindTarget, sessionTurns } from './agent/session-turns.js';
+export type { SessionTurn } from './agent/session-turns.js';
 export { ApprovalLedger } from './agent/approval-ledger.js';
 export type { ApprovalDecisionRecord } from './agent/approval-ledger.js';
 

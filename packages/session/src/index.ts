@@ -5,16 +5,16 @@ export type { FileSessionStoreOptions } from './file-session-store.js';
 export type { SessionFile, SessionFileSystem } from './session-file-system.js';
 export type { CreateSessionOptions, ForkSessionOptions, SessionStore, SessionSummary } from './session-store.js';
 export { rebuildHistory } from './rebuild-history.js';
-export { currentRecords } from './current-records.js';
-export { rewindTarget, sessionTurns } from './session-turns.js';
-export type { SessionTurn } from './session-turns.js';
 export { createSessionId, isValidSessionId } from './session-id.js';
 
 // The interface the agent loop records through lives in @weir/core (the package depends on core, so
 // core cannot import from here); it is repeated here so a store's user needs one import.
 export {
   ApprovalLedger,
+  currentRecords,
   INTERRUPTED_CALL_CONTENT,
+  rewindTarget,
+  sessionTurns,
   SESSION_RECORD_VERSION,
   UNSTARTED_CALL_CONTENT,
   type AppendOptions,
@@ -27,4 +27,5 @@ export {
   type SessionMeta,
   type SessionRecord,
   type SessionRecovery,
+  type SessionTurn,
 } from '@weir/core';

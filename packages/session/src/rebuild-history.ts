@@ -1,5 +1,6 @@
 import {
   ApprovalLedger,
+  currentRecords,
   INTERRUPTED_CALL_CONTENT,
   UNSTARTED_CALL_CONTENT,
   type InterruptedCall,
@@ -10,7 +11,6 @@ import {
   type SessionRecord,
   type ToolMessage,
 } from '@weir/core';
-import { currentRecords } from './current-records.js';
 
 interface OpenCalls {
   readonly calls: readonly ModelToolCall[];
@@ -23,7 +23,7 @@ interface OpenCalls {
  * as a tool message right after the assistant message that asked for it (in call order), every call
  * id answered exactly once. Tool results that answer no open call (and repeated answers) are left out
  * of the messages; they stay in the records. A `rewind` record sets the history back to what it was
- * after an earlier record (`currentRecords`). Never throws.
+ * after an earlier record (`currentRecords`, in core). Never throws.
  */
 export function rebuildHistory(all: readonly SessionRecord[], options: RebuildHistoryOptions = {}): SessionHistory {
   // A rewind record cuts the conversation back (docs/sessions.md, "Rewind"): only the current line counts.

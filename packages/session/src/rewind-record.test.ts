@@ -1,10 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Message, SessionEntry, SessionRecord } from '@weir/core';
+import { currentRecords, rewindTarget, sessionTurns, type Message, type SessionEntry, type SessionRecord } from '@weir/core';
 import { checkSessionRecord } from './check-session-record.js';
-import { currentRecords } from './current-records.js';
 import { prepareRecord } from './prepare-record.js';
 import { rebuildHistory } from './rebuild-history.js';
-import { rewindTarget, sessionTurns } from './session-turns.js';
 
 const AT = '2025-01-01T00:00:00.000Z';
 

@@ -1,4 +1,4 @@
-import type { SessionRecord } from '@weir/core';
+import type { SessionRecord } from './session-record.js';
 
 /** One record on the current line of the conversation, and the one before it on that line. */
 interface LineNode {

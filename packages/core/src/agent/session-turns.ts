@@ -1,4 +1,4 @@
-import type { SessionRecord } from '@weir/core';
+import type { SessionRecord } from './session-record.js';
 import { currentRecords } from './current-records.js';
 
 /** One turn of a session's current line: from a user message to the record before the next one. */

@@ -1,0 +1,83 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { constants } from 'node:fs';
+import { mkdir, open, readFile, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { join } from 'node:path';
+
+const { O_WRONLY, O_CREAT, O_EXCL, O_DIRECTORY, O_RDONLY } = constants;
+
+/** The SHA-256 of `bytes`, hex. */
+export function sha256(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+/**
+ * File contents kept once each, named by their SHA-256 (`<dir>/<hex>`). A put writes a unique
+ * temporary file and renames it to its name, so a name always holds its whole bytes (after a
+ * process crash; `sync()` makes them survive a power cut too). Puts are not synced one by one:
+ * checkpoints are written on a tool's hot path, and `sync()` runs where durability is needed
+ * (before a rewind's journal, at the end of a turn).
+ */
+export class BlobStore {
+  readonly dir: string;
+  readonly #known = new Set<string>();
+  /** Blobs written since the last sync. */
+  readonly #unsynced = new Set<string>();
+
+  constructor(dir: string) {
+    this.dir = dir;
+  }
+
+  /** Stores `bytes` (once per content) and returns their hash. Throws a system error. */
+  async put(bytes: Uint8Array, hash = sha256(bytes)): Promise<string> {
+    if (this.#known.has(hash)) return hash;
+    const target = join(this.dir, hash);
+    const temp = join(this.dir, `.${hash.slice(0, 16)}-${randomBytes(6).toString('hex')}.tmp`);
+    let handle: FileHandle | undefined;
+    try {
+      handle = await open(temp, O_WRONLY | O_CREAT | O_EXCL, 0o600);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      await mkdir(this.dir, { recursive: true });
+      handle = await open(temp, O_WRONLY | O_CREAT | O_EXCL, 0o600);
+    }
+    try {
+      await handle.writeFile(bytes);
+    } catch (error) {
+      await handle.close();
+      await unlink(temp).catch(() => undefined);
+      throw error;
+    }
+    await handle.close();
+    await rename(temp, target);
+    this.#known.add(hash);
+    this.#unsynced.add(hash);
+    return hash;
+  }
+
+  /** The bytes stored under `hash`, checked against it; `undefined` when missing or damaged. */
+  async get(hash: string): Promise<Buffer | undefined> {
+    try {
+      const bytes = await readFile(join(this.dir, hash));
+      return sha256(bytes) === hash ? bytes : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Makes every blob put so far durable: each one's data, then the directory's names. Throws a system error. */
+  async sync(): Promise<void> {
+    if (this.#unsynced.size === 0) return;
+    for (const hash of this.#unsynced) await syncPath(join(this.dir, hash), O_RDONLY);
+    this.#unsynced.clear();
+    await syncPath(this.dir, O_RDONLY | O_DIRECTORY);
+  }
+}
+
+async function syncPath(path: string, flags: number): Promise<void> {
+  const handle = await open(path, flags);
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
