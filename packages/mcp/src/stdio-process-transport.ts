@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { trackGroup, untrackGroup } from './group-reaper.js';
 import { killProcessGroup, signalGroup } from './kill-process-group.js';
 import { LineReader } from './line-reader.js';
 import { StderrTail } from './stderr-tail.js';
@@ -21,19 +22,8 @@ export interface StdioProcessOptions {
 
 const SENT: Promise<void> = Promise.resolve();
 
-// Groups still running, ended synchronously if this process exits without unloading its servers.
-const liveGroups = new Set<number>();
-let exitHookInstalled = false;
-
-function trackGroup(pid: number): void {
-  if (!exitHookInstalled) {
-    exitHookInstalled = true;
-    process.once('exit', () => {
-      for (const group of liveGroups) signalGroup(group, 'SIGKILL');
-    });
-  }
-  liveGroups.add(pid);
-}
+/** How long the pipes may stay open after the server exited (a helper outside its group holding them) before they are cut. */
+export const EXIT_DRAIN_MS = 200;
 
 /**
  * An MCP client transport over a child's stdin and stdout, like the SDK's `StdioClientTransport`
@@ -51,6 +41,8 @@ export class StdioProcessTransport implements Transport {
   #closing: Promise<void> | undefined;
   #exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   #streamsClosed: Promise<void> | undefined;
+  #endedOnce = false;
+  #untracked: Promise<void> | undefined;
   readonly #lines = new LineReader();
 
   constructor(
@@ -91,17 +83,39 @@ export class StdioProcessTransport implements Transport {
       });
       child.once('exit', (code, signal) => {
         this.#exit = { code, signal };
+        if (this.#closing === undefined) void this.#afterExit(child);
       });
-      child.once('close', () => {
-        if (child.pid !== undefined) liveGroups.delete(child.pid);
-        this.onclose?.();
-      });
+      child.once('close', () => this.#ended(child));
       child.stdout!.on('data', (chunk: Buffer) => this.#receive(chunk));
       child.stderr!.on('data', (chunk: Buffer) => this.stderr.append(chunk));
       // A child that dies while we write gives EPIPE: the close event reports it, nothing to add.
       child.stdin!.on('error', (error) => this.onerror?.(error));
       child.stdout!.on('error', (error) => this.onerror?.(error));
     });
+  }
+
+  /**
+   * The server exited on its own (a crash, an exit): the connection ends now, whoever still holds
+   * its stdout. What is left of its process group (its helpers) gets SIGKILL at once, and the pipes
+   * are cut after `EXIT_DRAIN_MS` if a process outside the group still holds them, so the calls in
+   * flight fail and the next call starts the server again (issue 27: found by the process, not the pipe).
+   */
+  async #afterExit(child: ChildProcess): Promise<void> {
+    if (child.pid !== undefined) signalGroup(child.pid, 'SIGKILL');
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.#streamsClosed, new Promise((resolve) => (timer = setTimeout(resolve, EXIT_DRAIN_MS)))]);
+    clearTimeout(timer);
+    child.stdin?.destroy();
+    child.stdout?.destroy();
+    child.stderr?.destroy();
+    this.#ended(child);
+  }
+
+  #ended(child: ChildProcess): void {
+    if (this.#endedOnce) return;
+    this.#endedOnce = true;
+    if (child.pid !== undefined) this.#untracked = untrackGroup(child.pid);
+    this.onclose?.();
   }
 
   #receive(chunk: Buffer): void {
@@ -148,7 +162,6 @@ export class StdioProcessTransport implements Transport {
     if (child === undefined || child.pid === undefined) return;
     child.stdin?.end();
     await killProcessGroup(child);
-    liveGroups.delete(child.pid);
     // 'close' comes once the pipes are shut too; a grandchild that escaped the group may hold them.
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([this.#streamsClosed, new Promise((resolve) => (timer = setTimeout(resolve, 500)))]);
@@ -156,5 +169,6 @@ export class StdioProcessTransport implements Transport {
     // The child's handle is released in the close phase of the loop after its exit, which comes
     // after this turn's immediates: the second immediate runs once it has.
     await new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
+    await (this.#untracked ?? untrackGroup(child.pid));
   }
 }
