@@ -3,8 +3,8 @@ import { LineReader } from './line-reader.js';
 
 const bytes = (text: string) => Buffer.from(text, 'utf8');
 
-function drain(reader: LineReader): string[] {
-  const lines: string[] = [];
+function drain(reader: LineReader): unknown[] {
+  const lines: unknown[] = [];
   for (let line = reader.readLine(); line !== undefined; line = reader.readLine()) lines.push(line);
   return lines;
 }
@@ -32,13 +32,16 @@ describe('LineReader', () => {
     expect(drain(reader)).toEqual(['', '{"a":1}']);
   });
 
-  it('throws, and forgets what it held, when an unfinished line passes the cap', () => {
+  it('drops a line over the cap as it streams by, keeping its ends and size, and reads the next', () => {
     const reader = new LineReader(8);
-    reader.append(bytes('12345'));
-    expect(() => reader.append(bytes('6789'))).toThrow(/passed 8 bytes without a newline/);
-    expect(reader.readLine()).toBeUndefined();
-    reader.append(bytes('ok\n'));
+    reader.append(bytes('ok\n12345'));
     expect(drain(reader)).toEqual(['ok']);
+    reader.append(bytes('6789'));
+    expect(drain(reader)).toEqual([]);
+    reader.append(bytes('0abc\nnext\n'));
+    expect(drain(reader)).toEqual([{ oversized: true, head: '123456789', tail: '1234567890abc', bytes: 13 }, 'next']);
+    reader.append(bytes('0123456789\nafter\n'));
+    expect(drain(reader)).toEqual([{ oversized: true, head: '0123456789', tail: '0123456789', bytes: 10 }, 'after']);
   });
 
   it('a chunk made of whole lines is read where it lies: the lines are its own bytes', () => {

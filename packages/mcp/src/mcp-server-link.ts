@@ -6,6 +6,7 @@ import { toParts, type McpPart } from './mcp-content.js';
 import { toolValue } from './mcp-tool-value.js';
 import type { ResolvedServerOptions } from './mcp-server-options.js';
 import { openMcpSession, type McpSession } from './open-mcp-session.js';
+import { MAX_ANSWER_TEXT, OUTPUT_TOO_LARGE_RPC } from './oversized-answer.js';
 
 /** A progress update as the core's `exec.progress` takes it. */
 interface ProgressUpdate {
@@ -194,6 +195,9 @@ export class McpServerLink {
           `The MCP server "${this.options.name}" went away during the call to "${tool}"; it will be started again on the next call.${tail === '' ? '' : ` Its last stderr lines: ${tail.slice(-500)}`}`,
           { cause: error },
         );
+      }
+      if (error.code === OUTPUT_TOO_LARGE_RPC) {
+        return new ToolCallError('OUTPUT_TOO_LARGE', `The answer of the MCP tool "${tool}" passed the cap of ${MAX_ANSWER_TEXT} for one answer and was dropped (${error.message}); ask for less: a smaller range, a page, a filter.`, { cause: error });
       }
       if (error.code === REQUEST_TIMEOUT) {
         return new ToolCallError('MCP_IDLE_TIMEOUT', `The MCP tool "${tool}" sent neither a result nor progress for ${this.options.idleTimeoutMs} ms and was cancelled.`, { cause: error });

@@ -3,7 +3,8 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { trackGroup, untrackGroup } from './group-reaper.js';
 import { killProcessGroup, signalGroup } from './kill-process-group.js';
-import { LineReader } from './line-reader.js';
+import { LineReader, MAX_LINE_BYTES } from './line-reader.js';
+import { answerTooLarge } from './oversized-answer.js';
 import { StderrTail } from './stderr-tail.js';
 
 /** The SDK's stdio message codec (one JSON-RPC message per line), loaded with the SDK when a server starts. */
@@ -119,15 +120,15 @@ export class StdioProcessTransport implements Transport {
   }
 
   #receive(chunk: Buffer): void {
-    try {
-      this.#lines.append(chunk);
-    } catch (error) {
-      // One message larger than the cap: the stream cannot be resynchronised.
-      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
-      void this.close();
-      return;
-    }
+    this.#lines.append(chunk);
     for (let line = this.#lines.readLine(); line !== undefined; line = this.#lines.readLine()) {
+      if (typeof line !== 'string') {
+        // One answer over the cap: it was dropped as it streamed by, and only its call fails.
+        const standIn = answerTooLarge(line);
+        if (standIn !== undefined) this.onmessage?.(standIn);
+        else this.onerror?.(new Error(`a message of ${line.bytes} bytes from the server passed the cap of ${MAX_LINE_BYTES} bytes and was dropped; its request id could not be read`));
+        continue;
+      }
       let message: JSONRPCMessage;
       try {
         message = this.framing.deserializeMessage(line);

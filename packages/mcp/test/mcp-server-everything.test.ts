@@ -1,7 +1,7 @@
 import { createHarness, type Harness, type ToolResult } from '@weir/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mcpServer } from '../src/index.js';
-import { EVERYTHING_BIN, NODE, processesOf } from './servers.js';
+import { EVERYTHING_BIN, isGroupWatcher, NODE, processesOf } from './servers.js';
 
 const everything = (extra: object = {}) => mcpServer({ name: 'everything', command: NODE, args: [EVERYTHING_BIN, 'stdio'], ...extra });
 const valueOf = (result: ToolResult) => (result.ok ? result.value : undefined);
@@ -99,7 +99,7 @@ describe('server-everything unload', () => {
     try {
       const unload = await harness.use(everything());
       expect(harness.tools.get('everything__trigger-long-running-operation')!.tier).toBe('dangerous');
-      const mine = processesOf(process.pid).filter((proc) => proc.ppid === process.pid);
+      const mine = processesOf(process.pid).filter((proc) => proc.ppid === process.pid && !isGroupWatcher(proc.pid));
       expect(mine).toHaveLength(1);
       const pid = mine[0]!.pid;
       await unload();

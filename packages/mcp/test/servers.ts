@@ -57,3 +57,12 @@ export function processesOf(pid: number): ProcInfo[] {
 export function childrenOfThisProcess(): number[] {
   return listProcesses().filter((proc) => proc.ppid === process.pid && proc.state !== 'Z').map((proc) => proc.pid);
 }
+
+/** True for the `/bin/sh` that ends the servers' groups if this process dies (see group-reaper.ts). */
+export function isGroupWatcher(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('/bin/sh\0-c\0g=" "');
+  } catch {
+    return false;
+  }
+}
