@@ -5,9 +5,11 @@
  * every file it reads can only have come from the worker.
  *
  * Run: `tsx --conditions=@weir/source examples/scale-out/agent.ts [lines...]`. Uses REDIS_URL when
- * set, otherwise starts a redis-server of its own. The model is the deterministic mock.
+ * set, otherwise starts a redis-server of its own. The model is the deterministic mock. Jobs are
+ * signed with WEIR_JOB_KEY when set (the same key the workers have), else a key made for this run.
  */
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -21,6 +23,8 @@ import { redisForExample } from './redis.js';
 const lines = process.argv.length > 2 ? process.argv.slice(2) : ['list dir .', 'read file notes.txt', 'read file missing.txt'];
 const queue = 'fs-tools';
 const workspace = fileURLToPath(new URL('./workspace/', import.meta.url));
+// The agent and its workers share this key; Redis never sees it, so a writer to Redis cannot sign a job.
+const jobKey = process.env.WEIR_JOB_KEY ?? randomBytes(32).toString('base64');
 const oneLine = (text: string) => text.replace(/\n/g, ' ⏎ ');
 
 const redis = await redisForExample();
@@ -30,7 +34,7 @@ const harness = createHarness();
 try {
   // The tool definitions (schemas, tiers, output) live on the agent; their bodies run on the worker.
   await harness.use(fsTools({ root: placeholder }));
-  await harness.use(remoteDispatch({ connection: redis.url, queue }));
+  await harness.use(remoteDispatch({ connection: redis.url, queue, signingKey: jobKey }));
   const agent = createAgent({ model: createMockModel(), harness, system: 'You can read files and list folders with your tools.', maxSteps: 6 });
   for (const line of lines) {
     console.log(`[user] ${line}`);
@@ -57,7 +61,7 @@ try {
 async function startWorker(url: string): Promise<{ stop(): Promise<void> }> {
   const tsx = pathToFileURL(fileURLToPath(new URL('../../node_modules/tsx/dist/loader.mjs', import.meta.url))).href;
   const child = spawn(process.execPath, ['--import', tsx, '--conditions=@weir/source', fileURLToPath(new URL('./worker.ts', import.meta.url))], {
-    env: { ...process.env, REDIS_URL: url, QUEUE: queue, ROOT: workspace },
+    env: { ...process.env, REDIS_URL: url, QUEUE: queue, ROOT: workspace, WEIR_JOB_KEY: jobKey },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   await new Promise<void>((resolve, reject) => {

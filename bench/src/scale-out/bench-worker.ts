@@ -1,6 +1,6 @@
 // A worker process for the scale-out bench. argv[2]: 'weir' (startToolWorker with an echo tool) or
 // 'bare' (a plain BullMQ Worker that answers the job's call the way weir's worker does:
-// { ok: true, value }). Env: REDIS_URL, QUEUE.
+// { ok: true, value }). Env: REDIS_URL, QUEUE, WEIR_JOB_KEY (the signing key the bench's agent uses).
 import { Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { startToolWorker } from '@weir/dispatch-bullmq';
@@ -13,7 +13,7 @@ const concurrency = 32;
 
 let close: () => Promise<void>;
 if (kind === 'weir') {
-  const worker = await startToolWorker({ connection: url, queue, plugins: [echoPlugin()], concurrency });
+  const worker = await startToolWorker({ connection: url, queue, signingKey: process.env.WEIR_JOB_KEY!, plugins: [echoPlugin()], concurrency });
   close = () => worker.close();
 } else {
   const connection = new Redis(url, { maxRetriesPerRequest: null });

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -72,12 +73,14 @@ async function bareRunner(url: string, queueName: string): Promise<Runner & { cl
   };
 }
 
+// The key the bench's agents and workers sign jobs with: made per run, handed to the workers in their environment.
+const jobKey = randomBytes(32).toString('base64');
 const workerScript = fileURLToPath(new URL('./bench-worker.ts', import.meta.url));
 const tsxLoader = pathToFileURL(fileURLToPath(new URL('../../../node_modules/tsx/dist/loader.mjs', import.meta.url))).href;
 
 function spawnBenchWorker(kind: 'weir' | 'bare', url: string, queue: string): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', tsxLoader, '--conditions=@weir/source', workerScript, kind], {
-    env: { ...process.env, REDIS_URL: url, QUEUE: queue },
+    env: { ...process.env, REDIS_URL: url, QUEUE: queue, WEIR_JOB_KEY: jobKey },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {
@@ -149,7 +152,7 @@ async function measureScaleOut(options: { quick: boolean }): Promise<Record<stri
     const remote = async (queue: string) => {
       const harness = createHarness();
       await harness.use(echoPlugin());
-      await harness.use(remoteDispatch({ connection: redis.url, queue }));
+      await harness.use(remoteDispatch({ connection: redis.url, queue, signingKey: jobKey }));
       closers.push(() => harness.close());
       return harnessRunner(harness);
     };

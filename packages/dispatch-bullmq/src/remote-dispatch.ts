@@ -11,6 +11,8 @@ import {
   type RegisteredTool,
   type ToolExecution,
 } from '@weir/core';
+import type { KeyObject } from 'node:crypto';
+import { signToolJob, signingKeyOf, type SignedFields, type SigningKey } from './job-signature.js';
 import type { RedisConnection } from './redis-client.js';
 import { DEFAULT_PREFIX, TOOL_JOB_VERSION, toolJobId, type ToolJob, type ToolJobOutcome } from './tool-job.js';
 import { ToolQueueClient } from './tool-queue-client.js';
@@ -32,6 +34,11 @@ export interface RemoteDispatchOptions {
   readonly connection: RedisConnection;
   /** The BullMQ queue the workers for these tools listen on. */
   readonly queue: string;
+  /**
+   * The key every job is signed with (HMAC-SHA256), shared with the queue's workers
+   * (`startToolWorker({ signingKey })`) and never stored in Redis: at least 32 bytes.
+   */
+  readonly signingKey: SigningKey;
   /** The tools sent to the queue; default: every tool. The others run in process as before. */
   readonly tools?: readonly string[];
   /** BullMQ key prefix (default `bull`). */
@@ -86,6 +93,7 @@ export function remoteDispatch(options: RemoteDispatchOptions): Plugin {
 }
 
 interface Settings {
+  readonly signingKey: KeyObject;
   readonly prefix: string;
   readonly pickupTimeoutMs: number;
   readonly connectTimeoutMs: number;
@@ -122,7 +130,7 @@ function remoteBody(
     const policy = tool.retryPolicy;
     for (let attempt = 1; ; attempt += 1) {
       countAttempt(context, attempt);
-      const job: ToolJob = {
+      const fields: SignedFields = {
         v: TOOL_JOB_VERSION,
         toolName: tool.name,
         arguments: args,
@@ -135,6 +143,7 @@ function remoteBody(
         tier: tool.tier,
         deadlineAt,
       };
+      const job: ToolJob = { ...fields, signature: signToolJob(settings.signingKey, fields) };
       const outcome = await client.run(job, toolJobId(keys.callKey, attempt), { signal: cancel, onAbort, onProgress: progress });
       if (outcome.ok) return outcome.value;
       const error = outcomeError(outcome);
@@ -185,7 +194,7 @@ function outcomeError(outcome: Extract<ToolJobOutcome, { ok: false }>): Error {
 }
 
 function checkOptions(options: RemoteDispatchOptions): Settings {
-  if (typeof options !== 'object' || options === null) throw new TypeError('remoteDispatch: expected { connection, queue, tools? }.');
+  if (typeof options !== 'object' || options === null) throw new TypeError('remoteDispatch: expected { connection, queue, signingKey, tools? }.');
   if (typeof options.connection !== 'string' && (typeof options.connection !== 'object' || options.connection === null)) {
     throw new TypeError('remoteDispatch: connection must be a redis:// URL or ioredis options.');
   }
@@ -196,6 +205,7 @@ function checkOptions(options: RemoteDispatchOptions): Settings {
     throw new TypeError('remoteDispatch: tools must be an array of tool names.');
   }
   return {
+    signingKey: signingKeyOf(options.signingKey, 'remoteDispatch'),
     prefix: options.prefix ?? DEFAULT_PREFIX,
     pickupTimeoutMs: positive(options.pickupTimeoutMs, DEFAULT_PICKUP_TIMEOUT_MS, 'pickupTimeoutMs'),
     connectTimeoutMs: positive(options.connectTimeoutMs, DEFAULT_CONNECT_TIMEOUT_MS, 'connectTimeoutMs'),

@@ -2,6 +2,8 @@ import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { argumentsHash, createHarness, defineTool, definePlugin, INTERRUPTED_CALL_CONTENT, type Harness } from '@weir/core';
 import { startRedis, type TestRedis } from '../test/fixtures/redis-server.js';
+import { TEST_SIGNING_KEY } from '../test/fixtures/signing-key.js';
+import { signingKeyOf, signToolJob } from './job-signature.js';
 import { runToolJob, type ToolJobRuntime } from './run-tool-job.js';
 import { TOOL_JOB_VERSION, toolJobKeys, type ToolJob } from './tool-job.js';
 
@@ -14,6 +16,8 @@ let harness: Harness;
 let runtime: ToolJobRuntime;
 const runs: string[] = [];
 const keys = toolJobKeys('bull', 'unit');
+const signingKey = signingKeyOf(TEST_SIGNING_KEY, 'test');
+const warnings: { fields: unknown; message: unknown }[] = [];
 
 beforeAll(async () => {
   redis = await startRedis();
@@ -45,7 +49,8 @@ beforeAll(async () => {
       },
     }),
   );
-  runtime = { harness, sandbox: () => undefined, redis: client, keys, queue: 'unit', workerId: 'w1', logger: harness.logger, marked: new Set(), running: new Map() };
+  const logger = { ...harness.logger, warn: (fields: unknown, message?: unknown) => void warnings.push({ fields, message }) };
+  runtime = { harness, sandbox: () => undefined, redis: client, keys, queue: 'unit', workerId: 'w1', logger, signingKey, marked: new Set(), running: new Map() };
 }, 30_000);
 
 afterAll(async () => {
@@ -61,7 +66,7 @@ function job(overrides: Partial<ToolJob> = {}): { id: string; data: ToolJob; upd
   const toolName = overrides.toolName ?? 'note_write';
   // The agent's tier is the tool's own, as when both sides load the same plugins.
   const tier = toolName === 'note_read_only' || toolName === 'big' ? 'read-only' : toolName === 'note_dangerous' ? 'dangerous' : 'write';
-  const data: ToolJob = {
+  const fields = {
     v: TOOL_JOB_VERSION,
     toolName,
     arguments: args,
@@ -72,14 +77,38 @@ function job(overrides: Partial<ToolJob> = {}): { id: string; data: ToolJob; upd
     tier,
     deadlineAt: Date.now() + 10_000,
     ...overrides,
-  };
+  } satisfies Partial<ToolJob>;
+  const data: ToolJob = { signature: signToolJob(signingKey, fields), ...fields };
   return { id: `key-${counter}.1`, data, updateProgress: async () => undefined };
 }
 
 describe('runToolJob refuses before the body runs', () => {
   it('a job of another format', async () => {
-    const outcome = await runToolJob(runtime, { id: 'x', data: { v: 99 }, updateProgress: async () => undefined });
+    const outcome = await runToolJob(runtime, { id: 'x', data: { v: 99, signature: 'ab' }, updateProgress: async () => undefined });
     expect(outcome).toMatchObject({ ok: false, code: 'INVALID_JOB' });
+  });
+
+  it('an unsigned job, reported in the log', async () => {
+    const unsigned = job();
+    const { signature: _, ...data } = unsigned.data;
+    const before = runs.length;
+    expect(await runToolJob(runtime, { ...unsigned, data })).toMatchObject({ ok: false, code: 'UNSIGNED_JOB' });
+    expect(runs.length).toBe(before);
+    expect(warnings.at(-1)?.fields).toMatchObject({ jobId: unsigned.id, code: 'UNSIGNED_JOB' });
+  });
+
+  it('a job changed after it was signed (its tier, its deadline, its id), or signed with another key', async () => {
+    const before = runs.length;
+    const signed = job({ tier: 'write' });
+    for (const changed of [{ tier: 'read-only' }, { deadlineAt: Date.now() + 3_600_000 }, { callKey: 'other-key' }]) {
+      expect(await runToolJob(runtime, { ...signed, data: { ...signed.data, ...changed } })).toMatchObject({ ok: false, code: 'JOB_SIGNATURE_INVALID' });
+    }
+    expect(await runToolJob(runtime, { ...signed, id: 'key-elsewhere.1' })).toMatchObject({ ok: false, code: 'JOB_SIGNATURE_INVALID' });
+    const otherKey = signingKeyOf('another-key-of-at-least-32-bytes-long', 'test');
+    const { signature: _, ...fields } = signed.data;
+    expect(await runToolJob(runtime, { ...signed, data: { ...fields, signature: signToolJob(otherKey, fields) } })).toMatchObject({ ok: false, code: 'JOB_SIGNATURE_INVALID' });
+    expect(runs.length).toBe(before);
+    expect(warnings.at(-1)?.fields).toMatchObject({ jobId: signed.id, code: 'JOB_SIGNATURE_INVALID' });
   });
 
   it('arguments that do not match the approved hash', async () => {

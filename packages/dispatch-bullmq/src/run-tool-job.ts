@@ -1,7 +1,9 @@
 import type { Redis } from 'ioredis';
 import { argumentsHash, INTERRUPTED_CALL_CONTENT, ToolCallError, type Harness, type Logger, type RegisteredTool, type Sandbox, type ToolExecution } from '@weir/core';
+import type { KeyObject } from 'node:crypto';
+import { verifyToolJob } from './job-signature.js';
 import { RunningJob } from './running-job.js';
-import { parseToolJob, type ToolJob, type toolJobKeys, type ToolJobOutcome } from './tool-job.js';
+import { parseToolJob, toolJobId, type ToolJob, type toolJobKeys, type ToolJobOutcome } from './tool-job.js';
 
 /** What one job run needs from the worker around it. */
 export interface ToolJobRuntime {
@@ -12,6 +14,8 @@ export interface ToolJobRuntime {
   readonly queue: string;
   readonly workerId: string;
   readonly logger: Logger;
+  /** The key the agents sign jobs with; a job not signed with it is refused. */
+  readonly signingKey: KeyObject;
   /** Jobs that left marks (start, cancel) to delete once BullMQ stored their answer. */
   readonly marked: Set<string>;
   /** The jobs whose bodies run now, by job id: a caller's cancel stops the one it names. */
@@ -27,16 +31,22 @@ export interface RunnableJob {
 
 /**
  * Runs the body of one job and returns the outcome the caller reads. In order: refuse a job that
- * is malformed, past its deadline, for a tool this worker lacks, or whose arguments do not match
+ * is unsigned, not signed with the shared key (changed or forged in Redis: refused and logged as a
+ * warning), malformed, past its deadline, for a tool this worker lacks, or whose arguments do not match
  * the hash the caller approved; unless the tool is read-only, record the start (atomically with
  * reading the cancel mark); then the body. A re-delivered job (its worker died) whose start was recorded runs again only for a
  * `read-only` tool or one that declares a retry policy; any other is answered as interrupted, so a
  * `write` or `dangerous` body never runs twice. Only a Redis failure rejects.
  */
 export async function runToolJob(runtime: ToolJobRuntime, job: RunnableJob): Promise<ToolJobOutcome> {
-  const data = parseToolJob(job.data);
-  if (typeof data === 'string') return refuse('INVALID_JOB', `the worker on queue "${runtime.queue}" refused the job: ${data}.`);
   const jobId = job.id ?? '';
+  const signature = (job.data as { signature?: unknown } | null)?.signature;
+  if (typeof signature !== 'string' || signature === '') return forged(runtime, jobId, 'UNSIGNED_JOB', 'it is not signed');
+  const data = parseToolJob(job.data);
+  if (typeof data === 'string') return forged(runtime, jobId, 'INVALID_JOB', data);
+  if (!verifyToolJob(runtime.signingKey, data, signature) || jobId !== toolJobId(data.callKey, data.attempt)) {
+    return forged(runtime, jobId, 'JOB_SIGNATURE_INVALID', `its signature does not match: it was changed or forged after an agent sent it (${data.toolName})`);
+  }
   if (data.deadlineAt !== null && Date.now() >= data.deadlineAt) {
     return refuse('TIMEOUT', `${data.toolName} did not run: its deadline passed before a worker took it.`);
   }
@@ -131,6 +141,12 @@ async function recordStart(
   if (replies[0]?.[1] === 'OK') return undefined;
   runtime.logger.warn({ jobId, rerun: retryable }, 'a job whose start was recorded came back (its worker stopped)');
   return retryable ? undefined : () => refuse('INTERRUPTED', INTERRUPTED_CALL_CONTENT);
+}
+
+/** A job no agent of this queue sent as it is: not run, answered, and reported in the worker's log. */
+function forged(runtime: ToolJobRuntime, jobId: string, code: string, why: string): ToolJobOutcome {
+  runtime.logger.warn({ jobId, code, queue: runtime.queue }, `refused a job: ${why}; anyone who can write to this Redis may be trying to run tools`);
+  return refuse(code, `the worker on queue "${runtime.queue}" refused the job, so nothing ran: ${why}.`);
 }
 
 function refuse(code: string, message: string): ToolJobOutcome {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { createHarness, definePlugin, type Harness, type Logger, type Plugin, type Sandbox } from '@weir/core';
+import { signingKeyOf, type SigningKey } from './job-signature.js';
 import { openRedis, type RedisConnection } from './redis-client.js';
 import { runToolJob, type ToolJobRuntime } from './run-tool-job.js';
 import { DEFAULT_PREFIX, toolJobKeys, type ToolJobOutcome } from './tool-job.js';
@@ -10,6 +11,11 @@ export interface ToolWorkerOptions {
   readonly connection: RedisConnection;
   /** The BullMQ queue to take jobs from (the agent's `remoteDispatch({ queue })`). */
   readonly queue: string;
+  /**
+   * The key the agents of this queue sign their jobs with (`remoteDispatch({ signingKey })`), at
+   * least 32 bytes, kept outside Redis. A job not signed with it is refused and logged, never run.
+   */
+  readonly signingKey: SigningKey;
   /** The tool plugins whose bodies run here: the same ones the agent loads. */
   readonly plugins: readonly Plugin[];
   /** Jobs run at once in this process (default 8, the core's batch concurrency). */
@@ -48,6 +54,7 @@ export interface ToolWorker {
  */
 export async function startToolWorker(options: ToolWorkerOptions): Promise<ToolWorker> {
   checkOptions(options);
+  const signingKey = signingKeyOf(options.signingKey, 'startToolWorker');
   const prefix = options.prefix ?? DEFAULT_PREFIX;
   const keys = toolJobKeys(prefix, options.queue);
   const id = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
@@ -75,7 +82,7 @@ export async function startToolWorker(options: ToolWorkerOptions): Promise<ToolW
   const blocking = await openRedis(options.connection, { maxRetriesPerRequest: null });
   const logger = harness.logger.child({ worker: id, queue: options.queue });
   for (const client of [redis, subscriber, blocking]) client.on('error', (error) => logger.debug({ err: error }, 'redis connection error (ioredis reconnects)'));
-  const runtime: ToolJobRuntime = { harness, sandbox: () => sandbox(), redis, keys, queue: options.queue, workerId: id, logger, marked: new Set(), running: new Map() };
+  const runtime: ToolJobRuntime = { harness, sandbox: () => sandbox(), redis, keys, queue: options.queue, workerId: id, logger, signingKey, marked: new Set(), running: new Map() };
 
   // The processor takes no abort signal: BullMQ would make an AbortController for every job. A
   // caller's cancel reaches the body through runtime.running instead (below).
@@ -121,7 +128,7 @@ export async function startToolWorker(options: ToolWorkerOptions): Promise<ToolW
 }
 
 function checkOptions(options: ToolWorkerOptions): void {
-  if (typeof options !== 'object' || options === null) throw new TypeError('startToolWorker: expected { connection, queue, plugins, concurrency? }.');
+  if (typeof options !== 'object' || options === null) throw new TypeError('startToolWorker: expected { connection, queue, signingKey, plugins, concurrency? }.');
   if (typeof options.connection !== 'string' && (typeof options.connection !== 'object' || options.connection === null)) {
     throw new TypeError('startToolWorker: connection must be a redis:// URL or ioredis options.');
   }

@@ -4,7 +4,7 @@ import type { ToolArguments, ToolTier } from '@weir/core';
 export const DEFAULT_PREFIX = 'bull';
 
 /** The version of the job format; a worker refuses a job of another version instead of guessing. */
-export const TOOL_JOB_VERSION = 1;
+export const TOOL_JOB_VERSION = 2;
 
 /**
  * What the agent puts on the queue for one attempt of one approved call. Everything the worker
@@ -30,6 +30,8 @@ export interface ToolJob {
   readonly tier: ToolTier;
   /** Epoch milliseconds after which the caller no longer waits; `null` for no deadline. */
   readonly deadlineAt: number | null;
+  /** HMAC-SHA256 (hex) of the fields above under the key agents and workers share (`signToolJob`). */
+  readonly signature: string;
 }
 
 /**
@@ -71,5 +73,8 @@ export function parseToolJob(data: unknown): ToolJob | string {
   if (typeof job.argumentsHash !== 'string') return 'the job carries no arguments hash';
   if (typeof job.attempt !== 'number' || !Number.isInteger(job.attempt) || job.attempt < 1) return 'the job carries no attempt number';
   if (job.deadlineAt !== null && typeof job.deadlineAt !== 'number') return 'the job carries an invalid deadline';
+  if (typeof job.runId !== 'undefined' && typeof job.runId !== 'string') return 'the job carries an invalid run id';
+  if (typeof job.parentCallKey !== 'undefined' && typeof job.parentCallKey !== 'string') return 'the job carries an invalid parent call key';
+  if (typeof job.tier !== 'string') return 'the job carries no tier';
   return job as ToolJob;
 }

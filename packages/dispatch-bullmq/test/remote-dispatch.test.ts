@@ -8,6 +8,7 @@ import { remoteDispatch, type RemoteProgress } from '@weir/dispatch-bullmq';
 import { leftoverKeys } from './fixtures/leftover-keys.js';
 import { freePort, startRedis, type TestRedis } from './fixtures/redis-server.js';
 import { spawnWorker, type WorkerProcess } from './fixtures/spawn-worker.js';
+import { TEST_SIGNING_KEY } from './fixtures/signing-key.js';
 import { testTools } from './fixtures/test-tools.js';
 
 // Scenarios cross processes and Redis: on a busy machine one can take several seconds.
@@ -37,7 +38,7 @@ beforeAll(async () => {
   harness = createHarness();
   await harness.use(testTools(dir));
   await harness.use(agentOnly);
-  await harness.use(remoteDispatch({ connection: redis.url, queue, pickupTimeoutMs: 5_000, onProgress: (event) => progress.push(event) }));
+  await harness.use(remoteDispatch({ connection: redis.url, signingKey: TEST_SIGNING_KEY, queue, pickupTimeoutMs: 5_000, onProgress: (event) => progress.push(event) }));
   // A guard on the agent: it denies one line, so that call never reaches the queue.
   harness.hooks.prepareExecution.tap('deny-secret', (preparation) => {
     if (preparation.status === 'ready' && preparation.arguments.line === 'secret') return { action: 'block', reason: 'no secrets' };
@@ -115,7 +116,7 @@ describe('remoteDispatch with a worker process', () => {
     const wrapped = createHarness();
     const wrapper = new AbortController();
     await wrapped.use(testTools(dir));
-    await wrapped.use(remoteDispatch({ connection: redis.url, queue }));
+    await wrapped.use(remoteDispatch({ connection: redis.url, signingKey: TEST_SIGNING_KEY, queue }));
     await wrapped.use(
       definePlugin({
         name: 'own-signal',
@@ -149,7 +150,7 @@ describe('failures are results', () => {
   it('answers NO_WORKER when no worker takes the job in time, and leaves no job behind', async () => {
     const lonely = createHarness();
     await lonely.use(testTools(dir));
-    await lonely.use(remoteDispatch({ connection: redis.url, queue: 'nobody-listens', pickupTimeoutMs: 300 }));
+    await lonely.use(remoteDispatch({ connection: redis.url, signingKey: TEST_SIGNING_KEY, queue: 'nobody-listens', pickupTimeoutMs: 300 }));
     try {
       const result = await lonely.executeToolCall({ id: 'w1', name: 'echo', arguments: { text: 'hello?' } });
       expect(failure(result)?.code).toBe('NO_WORKER');
@@ -164,7 +165,7 @@ describe('failures are results', () => {
     const port = await freePort();
     const offline = createHarness();
     await offline.use(testTools(dir));
-    await offline.use(remoteDispatch({ connection: { host: '127.0.0.1', port }, queue, connectTimeoutMs: 300 }));
+    await offline.use(remoteDispatch({ connection: { host: '127.0.0.1', port }, signingKey: TEST_SIGNING_KEY, queue, connectTimeoutMs: 300 }));
     try {
       const started = performance.now();
       const result = await offline.executeToolCall({ id: 'r1', name: 'echo', arguments: { text: 'x' } });

@@ -7,6 +7,7 @@ import { remoteDispatch } from '@weir/dispatch-bullmq';
 import { leftoverKeys } from './fixtures/leftover-keys.js';
 import { startRedis, type TestRedis } from './fixtures/redis-server.js';
 import { spawnWorker, type WorkerProcess } from './fixtures/spawn-worker.js';
+import { TEST_SIGNING_KEY } from './fixtures/signing-key.js';
 import { testTools } from './fixtures/test-tools.js';
 
 let redis: TestRedis;
@@ -21,7 +22,7 @@ beforeAll(async () => {
   worker = await spawnWorker({ REDIS_URL: redis.url, QUEUE: queue, EFFECTS_DIR: dir, WORKER_OPTIONS: JSON.stringify({ concurrency: 32 }) });
   harness = createHarness();
   await harness.use(testTools(dir));
-  await harness.use(remoteDispatch({ connection: redis.url, queue }));
+  await harness.use(remoteDispatch({ connection: redis.url, signingKey: TEST_SIGNING_KEY, queue }));
 }, 120_000);
 
 afterAll(async () => {

@@ -8,6 +8,7 @@ import { remoteDispatch } from '@weir/dispatch-bullmq';
 import { leftoverKeys } from './fixtures/leftover-keys.js';
 import { startRedis, type TestRedis } from './fixtures/redis-server.js';
 import { spawnWorker, type WorkerProcess } from './fixtures/spawn-worker.js';
+import { TEST_SIGNING_KEY } from './fixtures/signing-key.js';
 import { testTools } from './fixtures/test-tools.js';
 
 // Workers that give up a dead worker's jobs fast: a 2 s lock, a stalled check every second.
@@ -30,7 +31,7 @@ beforeAll(async () => {
   redis = await startRedis();
   harness = createHarness();
   await harness.use(testTools(dir));
-  await harness.use(remoteDispatch({ connection: redis.url, queue, connectTimeoutMs: 5_000 }));
+  await harness.use(remoteDispatch({ connection: redis.url, signingKey: TEST_SIGNING_KEY, queue, connectTimeoutMs: 5_000 }));
 }, 120_000);
 
 afterAll(async () => {
