@@ -3,3 +3,8 @@ export type { AiSdkExecutionOptions, AiSdkTool, AiSdkToolSet, AiSdkToolsOptions 
 export type { AiSdkSchema } from './tools/ai-sdk-schema.js';
 export type { AiSdkContentPart, AiSdkToolOutput } from './tools/to-model-output.js';
 export { WeirToolError } from './tools/weir-tool-error.js';
+
+export { weirTool } from './tools/weir-tool.js';
+export type { AiSdkToolLike, WeirToolOptions } from './tools/weir-tool.js';
+export { fromAiSdkTools } from './tools/from-ai-sdk-tools.js';
+export type { FromAiSdkToolsOptions } from './tools/from-ai-sdk-tools.js';
