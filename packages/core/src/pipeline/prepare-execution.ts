@@ -4,6 +4,7 @@ import { hasTaps } from '../plugins/hooks.js';
 import { argumentsHash } from '../canonical-json.js';
 import type { ToolArguments } from '../tools/call-context.js';
 import { failureResult } from '../tools/tool-result.js';
+import { GuardRewriteRefused } from '../policy/guards.js';
 import { awaitPlugin, isThenable } from './await-plugin.js';
 import type { ExecuteOptions } from './execute-options.js';
 import type { PipelineContext } from './pipeline-context.js';
@@ -50,13 +51,21 @@ export async function prepareExecution(runtime: HarnessRuntime, context: Pipelin
     if (observe !== undefined) began = tellStage(observe, 'prepareExecution', began);
   }
   if (preparation.status !== 'ready') return preparation;
-  const approved = checkExpectedHash(context, preparation, options?.expectedArgumentsHash);
-  if (approved.status !== 'ready' || runtime.guards.size === 0) return cleared(context, approved);
+  const expected = checkExpectedHash(context, preparation, options?.expectedArgumentsHash);
+  if (expected.status !== 'ready' || runtime.guards.size === 0) return cleared(context, expected);
+  let approved = expected;
 
   const { guards, approval, approvalTimeoutMs } = runtime;
   const guardCall = Object.freeze({ callId: context.callId, callKey: context.callKey, toolName: context.toolName, tier: tool.tier, arguments: approved.arguments, files: tool.files, source: tool.source });
-  const verdict = await guards.evaluate(guardCall, { signal: context.signal, sandbox: context.sandbox, logger: context.logger }, context.hookTimeoutMs, observe);
+  let verdict;
+  try {
+    verdict = await guards.evaluate(guardCall, { signal: context.signal, sandbox: context.sandbox, logger: context.logger }, context.hookTimeoutMs, observe, (args, by) => revalidate(context, args, by));
+  } catch (error) {
+    if (!(error instanceof GuardRewriteRefused)) throw error;
+    return observed(observe, 'guards', began, { status: 'settled', result: invalidArguments(context, error.issues, `guard ${error.by}`) });
+  }
   if (observe !== undefined) began = tellStage(observe, 'guards', began);
+  if (verdict.arguments !== undefined) approved = readyPreparation(verdict.arguments) as typeof expected;
   if (verdict.decision === 'allow') return cleared(context, approved);
   if (verdict.decision === 'deny') {
     const reason = verdict.reason ? `: ${verdict.reason}` : '.';
@@ -76,6 +85,15 @@ export async function prepareExecution(runtime: HarnessRuntime, context: Pipelin
   }
   if (!answer.approved) return { status: 'settled', result: failureResult(metaOf(context), 'DENIED', answer.message) };
   return cleared(context, approved);
+}
+
+/** A guard's new arguments, parsed and validated as a tap's rewrite is, then frozen. */
+async function revalidate(context: PipelineContext, args: unknown, by: string): Promise<ToolArguments> {
+  const parsed = parseArguments(args as Record<string, unknown>);
+  if (!parsed.ok) throw new GuardRewriteRefused(by, [`(root): ${parsed.problem}`]);
+  const validation = await awaitPlugin(context.tool!.arguments.validate(parsed.value), context.signal, { stage: 'prepareExecution', name: `guard ${by}`, boundMs: Infinity });
+  if (!validation.ok) throw new GuardRewriteRefused(by, validation.issues);
+  return deepFreeze(validation.value as ToolArguments);
 }
 
 /** Tells the observer (if any) that `stage` ended, and passes the preparation on. */
