@@ -1,0 +1,14 @@
+export { commandHooks, DEFAULT_MAX_HOOK_OUTPUT_BYTES, label as hookLabel } from './command-hooks.js';
+export type { CommandHooks, CommandHooksOptions, HookEventResult, HookEvents, HookRunRecord } from './command-hooks.js';
+export { FAIL_CLOSED_EVENTS, GEMINI_EVENTS, HOOK_EVENTS } from './events/hook-event.js';
+export type { HookEvent } from './events/hook-event.js';
+export type { HookEntry } from './settings/hook-entry.js';
+export type { HookLayer } from './settings/hook-layer.js';
+export { DEFAULT_HOOK_TIMEOUT_S, readHookLayers } from './settings/read-hook-layers.js';
+export type { HookOutcome } from './run/hook-outcome.js';
+export { BUILTIN_TOOL_MAPPINGS } from './tools/hook-tool-mapping.js';
+export type { HookToolMapping, MappingContext } from './tools/hook-tool-mapping.js';
+export { HooksError } from './hooks-error.js';
+export type { HooksErrorCode } from './hooks-error.js';
+export { DEFAULT_MAX_STOP_BLOCKS, runTurnWithHooks } from './run-turn-with-hooks.js';
+export type { HookedTurn, TurnWithHooksOptions } from './run-turn-with-hooks.js';

@@ -1,0 +1,44 @@
+import type { Agent, TurnOptions, TurnResult } from '@weir/core';
+import type { HookEvents } from './command-hooks.js';
+
+/** How many times Stop hooks may send the agent back to work in one turn. */
+export const DEFAULT_MAX_STOP_BLOCKS = 3;
+
+export interface TurnWithHooksOptions {
+  readonly turn?: TurnOptions;
+  /** Default 3: after that many blocks the turn ends anyway, and the result says so. */
+  readonly maxStopBlocks?: number;
+}
+
+/** A turn, with what the hooks did to it. */
+export interface HookedTurn {
+  /** `undefined` when a UserPromptSubmit hook blocked the prompt (the model never saw it). */
+  readonly result: TurnResult | undefined;
+  /** Why the prompt was blocked. */
+  readonly blockedPrompt: string | undefined;
+  /** How many times Stop hooks sent the agent back, and whether the bound ended it. */
+  readonly stopBlocks: number;
+  readonly stopBoundReached: boolean;
+}
+
+/**
+ * One agent turn between its hooks: `UserPromptSubmit` first (a block ends it before the model is
+ * asked; context is appended to the prompt), then the turn, then `Stop`: a block makes the agent go
+ * on with the hook's reason as the next message, at most `maxStopBlocks` times, with
+ * `stop_hook_active` true after the first. An aborted turn is not offered to Stop hooks.
+ */
+export async function runTurnWithHooks(agent: Agent, text: string, events: HookEvents, options: TurnWithHooksOptions = {}): Promise<HookedTurn> {
+  const prompt = await events.userPromptSubmit(text);
+  if (prompt.blocked) return { result: undefined, blockedPrompt: prompt.reason, stopBlocks: 0, stopBoundReached: false };
+  const max = options.maxStopBlocks ?? DEFAULT_MAX_STOP_BLOCKS;
+  let result = await agent.turn(prompt.context === undefined ? text : `${text}\n\n${prompt.context}`, options.turn);
+  let blocks = 0;
+  while (result.stopReason !== 'aborted') {
+    const stop = await events.stop(blocks > 0, result.text);
+    if (!stop.blocked) return { result, blockedPrompt: undefined, stopBlocks: blocks, stopBoundReached: false };
+    if (blocks >= max) return { result, blockedPrompt: undefined, stopBlocks: blocks, stopBoundReached: true };
+    blocks += 1;
+    result = await agent.turn(stop.reason ?? 'A Stop hook asked you to go on.', options.turn);
+  }
+  return { result, blockedPrompt: undefined, stopBlocks: blocks, stopBoundReached: false };
+}
