@@ -15,7 +15,9 @@ export interface ErrorContext {
 
 /** Statuses that fail the same way however often they are sent, whatever `x-should-retry` says. */
 const NEVER_RETRY = new Set([400, 401, 402, 403, 404, 422]);
-const CONTEXT_OVERFLOW = /context[_ ]length[_ ]exceeded|maximum context length|context window|prompt is too long/i;
+// OpenAI's code, then the messages of servers that send none: vLLM ("maximum context length", "longer
+// than the maximum model length"), SGLang ("longer than the model's context length"), Anthropic-style.
+const CONTEXT_OVERFLOW = /context[_ ]length[_ ]exceeded|maximum context length|context window|prompt is too long|longer than the (?:model's context length|maximum model length)/i;
 
 /**
  * Turns a non-2xx answer into an `OpenAIError` whose message says what to do: 401 names

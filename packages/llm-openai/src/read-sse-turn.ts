@@ -1,14 +1,14 @@
 import type { ModelStreamEvent } from '@weir/core';
 import { createParser, type EventSourceMessage, type ParseError } from 'eventsource-parser';
 import type { IdleTimer } from './idle-timer.js';
-import { isRecord } from './is-record.js';
+import { isErrorPayload } from './error-payload.js';
 import { OpenAIError } from './openai-error.js';
 import type { TurnAccumulator } from './turn-accumulator.js';
 
 /** What reading one streamed answer needs besides the bytes. */
 export interface SseTurnContext {
   readonly idle: IdleTimer;
-  /** The error a provider sent inside the stream (`{ error: ... }`), as an `OpenAIError`. */
+  /** The error a provider sent inside the stream (`{ error: ... }` or `{ object: 'error', ... }`), as an `OpenAIError`. */
   readonly providerError: (payload: unknown) => OpenAIError;
   /** True when a failure after a complete answer may be ignored (anything but the caller's abort). */
   readonly ignorableAfterComplete: (error: unknown) => boolean;
@@ -55,9 +55,10 @@ export async function* readSseTurn(body: ReadableStream<Uint8Array>, turn: TurnA
         if (flushing) return;
         throw new OpenAIError('INVALID_RESPONSE', `The stream from ${context.display} sent a data event that is not JSON (${(error as Error).message}).`, { cause: error });
       }
-      if (message.event === 'error' || (isRecord(chunk) && chunk['error'] !== undefined && chunk['error'] !== null)) {
-        throw context.providerError(isRecord(chunk) && chunk['error'] !== undefined ? chunk : { error: chunk });
-      }
+      // An error object fails the attempt wherever it comes, text before it or not: a [DONE] after
+      // it must not turn what was said so far into a finished answer.
+      if (isErrorPayload(chunk)) throw context.providerError(chunk);
+      if (message.event === 'error') throw context.providerError({ error: chunk });
       pending.push(...turn.acceptChunk(chunk));
     } catch (error) {
       failure = error;

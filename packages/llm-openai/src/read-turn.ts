@@ -1,7 +1,7 @@
 import type { ModelStreamEvent } from '@weir/core';
 import { errorFromResponse, type ErrorContext } from './error-from-response.js';
 import type { IdleTimer } from './idle-timer.js';
-import { isRecord } from './is-record.js';
+import { isErrorPayload, statusNamedBy } from './error-payload.js';
 import { OpenAIError } from './openai-error.js';
 import { MAX_EXCERPT_CHARS } from './parse-error-body.js';
 import { readBodyText } from './read-body-text.js';
@@ -51,7 +51,7 @@ export async function* readTurn(response: Response, turn: TurnAccumulator, conte
     }
     if (contentType.includes('json') || trimmed.startsWith('{')) {
       const body = parseJson(trimmed, errors);
-      if (isRecord(body) && body['error'] !== undefined && body['error'] !== null) throw providerError(body);
+      if (isErrorPayload(body)) throw providerError(body);
       const events = turn.acceptCompletion(body);
       for (const event of events) yield event;
     } else if (SSE_START.test(trimmed)) {
@@ -70,13 +70,12 @@ export async function* readTurn(response: Response, turn: TurnAccumulator, conte
 }
 
 /**
- * An `{ error }` payload inside a 200 answer: classified by the status it names (`status_code`, as Groq
- * sends, `status`, or a numeric `code`, as OpenRouter sends), like the same error over HTTP; a
- * 5xx-like outage when it names none.
+ * An error payload inside a 200 answer (`{ error }`, or vLLM's and SGLang's `{ object: 'error' }`):
+ * classified by the status it names, like the same error over HTTP (a 400 is not retried, a
+ * context-length message is `CONTEXT_LENGTH_EXCEEDED`); a 5xx-like outage when it names none.
  */
 function errorInBody(payload: unknown, response: Response, errors: ErrorContext): OpenAIError {
-  const inner = isRecord(payload) ? payload['error'] : undefined;
-  const named = isRecord(inner) ? [inner['status_code'], inner['status'], inner['code']].map(Number).find((value) => Number.isInteger(value) && value >= 400 && value <= 599) : undefined;
+  const named = isErrorPayload(payload) ? statusNamedBy(payload) : undefined;
   return errorFromResponse(named ?? 500, response.headers, JSON.stringify(payload), errors, 'in-body');
 }
 
