@@ -58,18 +58,36 @@ export { raceAbort } from './race-abort.js';
 
 export type {
   AssistantMessage,
+  AssistantPart,
+  AssistantTextPart,
+  CacheBreakpoint,
+  CacheOption,
   FinishReason,
   LanguageModel,
   Message,
+  ModelCallOptions,
+  ModelMetadata,
   ModelRequest,
   ModelResponse,
   ModelStreamEvent,
   ModelToolCall,
+  ProviderData,
+  ReasoningOption,
+  ReasoningPart,
   SystemMessage,
+  ToolCallPart,
+  ToolChoice,
   ToolMessage,
   Usage,
   UserMessage,
 } from './agent/model.js';
+// Helpers for adapters: the derived fields of parts, a provider's own data, usage and cost.
+export { ownProviderData, partsSummary, withToolCalls } from './agent/assistant-parts.js';
+export type { PartsSummary } from './agent/assistant-parts.js';
+export { cacheReadOf } from './agent/add-usage.js';
+export { costOf } from './agent/budget.js';
+export { checkCallOptions } from './agent/merge-call-options.js';
+export { metadataFor } from './agent/model-metadata.js';
 
 // The agent loop lives in its own folder; its index lists its exports.
 export * from './agent/index.js';

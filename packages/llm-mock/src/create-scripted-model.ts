@@ -1,4 +1,4 @@
-import type { FinishReason, LanguageModel, ModelRequest, ModelResponse, ModelStreamEvent, ModelToolCall, Usage } from '@weir/core';
+import { partsSummary, type AssistantPart, type FinishReason, type LanguageModel, type ModelMetadata, type ModelRequest, type ModelResponse, type ModelStreamEvent, type ModelToolCall, type ProviderData, type Usage } from '@weir/core';
 import { streamResponse } from './stream-response.js';
 
 /** A tool call in a script: `id` defaults to `call_<call>_<n>`, `arguments` to `{}`. */
@@ -19,6 +19,14 @@ export interface ScriptedResponse {
   readonly usage?: Usage;
   readonly reasoning?: string;
   readonly refusal?: string;
+  /**
+   * The answer as ordered parts; `text`, `reasoning` and `toolCalls` are then derived from them
+   * (as a real adapter derives them) unless given too.
+   */
+  readonly parts?: readonly AssistantPart[];
+  readonly providerData?: ProviderData;
+  /** Options the model "could not honour": passed on as the response's `warnings`. */
+  readonly warnings?: readonly string[];
 }
 
 /**
@@ -33,6 +41,10 @@ export interface ScriptedModelOptions {
   readonly id?: string;
   /** Also offer `stream()`, replaying each answer as deltas. Default false: only `complete()`. */
   readonly stream?: boolean;
+  /** The model's `provider` tag. */
+  readonly provider?: string;
+  /** The model's `metadata` (context window, prices). */
+  readonly metadata?: ModelMetadata;
 }
 
 /** A `LanguageModel` that answers from a script and reports how it was used. */
@@ -60,7 +72,8 @@ export function createScriptedModel(steps: readonly ScriptedStep[], options: Scr
   let used = 0;
 
   const respond = async (request: ModelRequest): Promise<ModelResponse> => {
-    requests.push(Object.freeze({ messages: Object.freeze([...request.messages]), tools: request.tools, signal: request.signal }));
+    const copy = { messages: Object.freeze([...request.messages]), tools: request.tools, signal: request.signal };
+    requests.push(Object.freeze(request.options === undefined ? copy : { ...copy, options: request.options }));
     const call = requests.length;
     request.signal?.throwIfAborted();
     if (used >= script.length) {
@@ -74,6 +87,8 @@ export function createScriptedModel(steps: readonly ScriptedStep[], options: Scr
 
   const model: ScriptedModel = {
     id,
+    ...(options.provider === undefined ? {} : { provider: options.provider }),
+    ...(options.metadata === undefined ? {} : { metadata: options.metadata }),
     get requests() {
       return requests;
     },
@@ -96,6 +111,21 @@ export function createScriptedModel(steps: readonly ScriptedStep[], options: Scr
 }
 
 function toResponse(scripted: ScriptedResponse, call: number): ModelResponse {
+  if (scripted.parts !== undefined) {
+    const derived = partsSummary(scripted.parts);
+    const toolCalls = derived.toolCalls;
+    const reasoning = scripted.reasoning ?? derived.reasoning;
+    return {
+      text: scripted.text ?? derived.text,
+      toolCalls,
+      parts: scripted.parts,
+      finishReason: scripted.finishReason ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop'),
+      ...(scripted.usage === undefined ? {} : { usage: scripted.usage }),
+      ...(reasoning === undefined ? {} : { reasoning }),
+      ...(scripted.providerData === undefined ? {} : { providerData: scripted.providerData }),
+      ...(scripted.warnings === undefined ? {} : { warnings: scripted.warnings }),
+    };
+  }
   const toolCalls: ModelToolCall[] = (scripted.toolCalls ?? []).map((toolCall, index) => ({
     id: toolCall.id ?? `call_${call}_${index + 1}`,
     name: toolCall.name,
@@ -108,6 +138,8 @@ function toResponse(scripted: ScriptedResponse, call: number): ModelResponse {
     ...(scripted.usage === undefined ? {} : { usage: scripted.usage }),
     ...(scripted.reasoning === undefined ? {} : { reasoning: scripted.reasoning }),
     ...(scripted.refusal === undefined ? {} : { refusal: scripted.refusal }),
+    ...(scripted.providerData === undefined ? {} : { providerData: scripted.providerData }),
+    ...(scripted.warnings === undefined ? {} : { warnings: scripted.warnings }),
   };
 }
 

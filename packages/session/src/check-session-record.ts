@@ -61,6 +61,9 @@ function checkMessage(message: unknown): string | undefined {
       return undefined;
     case 'assistant': {
       if (!optional(message.reasoning, isString)) return '"reasoning" must be a string';
+      if (!optional(message.providerData, isProviderData)) return '"providerData" must map provider names to objects';
+      const parts = message.parts === undefined ? undefined : checkAssistantParts(message.parts);
+      if (parts !== undefined) return `the message "parts": ${parts}`;
       const calls = message.toolCalls;
       if (calls === undefined) return undefined;
       if (!Array.isArray(calls)) return '"toolCalls" must be an array';
@@ -73,6 +76,25 @@ function checkMessage(message: unknown): string | undefined {
     default:
       return `unknown message role ${JSON.stringify(message.role)}`;
   }
+}
+
+const isProviderData = (value: unknown) => isObject(value) && Object.values(value).every(isObject);
+const isCall = (c: unknown) => isObject(c) && isString(c.id) && c.id !== '' && isString(c.name) && (isString(c.arguments) || isObject(c.arguments));
+
+/** An assistant message's ordered parts: text, reasoning (text plus provider data), tool calls. */
+function checkAssistantParts(parts: unknown): string | undefined {
+  if (!Array.isArray(parts)) return 'must be an array';
+  for (const [index, part] of parts.entries()) {
+    const where = `part ${index + 1}`;
+    if (!isObject(part)) return `${where} must be an object`;
+    if (part.type === 'text' || part.type === 'reasoning') {
+      if (!isString(part.text)) return `${where} (${part.type}) needs a string "text"`;
+      if (!optional(part.providerData, isProviderData)) return `${where}: "providerData" must map provider names to objects`;
+    } else if (part.type === 'tool-call') {
+      if (!isCall(part.call)) return `${where} (tool-call) needs a "call" with an id, a name and arguments`;
+    } else return `${where} has an unknown type ${JSON.stringify(part.type)}`;
+  }
+  return undefined;
 }
 
 /**

@@ -1,14 +1,22 @@
 import type { Usage } from './model.js';
 
-/** The sum of two usages. Absent usage stays absent: a turn where no step reported usage has none. */
+const OPTIONAL = ['cacheReadTokens', 'cacheWriteTokens', 'reasoningTokens', 'cachedInputTokens'] as const;
+
+/**
+ * The sum of two usages. Absent usage stays absent: a turn where no step reported usage has none.
+ * An optional count is present in the sum when either side reported it.
+ */
 export function addUsage(total: Usage | undefined, step: Usage | undefined): Usage | undefined {
   if (step === undefined) return total;
   if (total === undefined) return step;
-  const cached =
-    total.cachedInputTokens === undefined && step.cachedInputTokens === undefined
-      ? undefined
-      : (total.cachedInputTokens ?? 0) + (step.cachedInputTokens ?? 0);
-  const inputTokens = total.inputTokens + step.inputTokens;
-  const outputTokens = total.outputTokens + step.outputTokens;
-  return cached === undefined ? { inputTokens, outputTokens } : { inputTokens, outputTokens, cachedInputTokens: cached };
+  const sum: { -readonly [K in keyof Usage]: Usage[K] } = { inputTokens: total.inputTokens + step.inputTokens, outputTokens: total.outputTokens + step.outputTokens };
+  for (const name of OPTIONAL) {
+    if (total[name] !== undefined || step[name] !== undefined) sum[name] = (total[name] ?? 0) + (step[name] ?? 0);
+  }
+  return sum;
+}
+
+/** Input tokens read from the cache, by either name; 0 when not reported. */
+export function cacheReadOf(usage: Usage): number {
+  return usage.cacheReadTokens ?? usage.cachedInputTokens ?? 0;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BudgetMeter, checkBudget } from './budget.js';
+import { BudgetMeter, checkBudget, costOf } from './budget.js';
 
 describe('BudgetMeter', () => {
   it('a child charges its parent; the parent limit stops the child, the child does not project the parent', () => {
@@ -24,5 +24,26 @@ describe('BudgetMeter', () => {
   it('a zero limit allows nothing', () => {
     expect(new BudgetMeter({ steps: 0 }).exhausted()).toBe('steps');
     expect(new BudgetMeter({ outputTokens: 0 }).exhausted()).toBe('outputTokens');
+  });
+
+  it('prices cache reads and writes each at its own rate (Anthropic bills writes above input)', () => {
+    const price = { inputPerMillion: 3, outputPerMillion: 15, cacheReadPerMillion: 0.3, cacheWritePerMillion: 3.75 };
+    // 1M input of which 600k read and 300k written: 100k fresh.
+    const usage = { inputTokens: 1_000_000, outputTokens: 100_000, cacheReadTokens: 600_000, cacheWriteTokens: 300_000 };
+    // 100k * 3 + 600k * 0.3 + 300k * 3.75 + 100k * 15 = 0.3 + 0.18 + 1.125 + 1.5
+    expect(costOf(usage, price)).toBeCloseTo(3.105);
+    // A write price left out is the input price; a read price left out falls back to the older name.
+    expect(costOf(usage, { inputPerMillion: 3, outputPerMillion: 15, cachedInputPerMillion: 0.3 })).toBeCloseTo(0.3 + 0.18 + 0.9 + 1.5);
+  });
+
+  it("uses a model's stated price when the budget names none, and fails closed without either", () => {
+    expect(() => checkBudget({ costUsd: 1 })).toThrow(TypeError);
+    const meter = new BudgetMeter(checkBudget({ costUsd: 1 }, true));
+    meter.charge('anthropic:claude', { inputTokens: 100_000, outputTokens: 10_000 }, true, { inputPerMillion: 3, outputPerMillion: 15 });
+    expect(meter.spent.costUsd).toBeCloseTo(0.45);
+    expect(meter.exhausted()).toBeUndefined();
+    meter.charge('other', { inputTokens: 1, outputTokens: 1 });
+    expect(meter.unpriced).toBe('other');
+    expect(meter.exhausted()).toBe('costUsd');
   });
 });

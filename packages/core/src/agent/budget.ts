@@ -1,12 +1,7 @@
-import type { Usage } from './model.js';
+import { cacheReadOf } from './add-usage.js';
+import type { ModelPrice, Usage } from './model.js';
 
-/** What one model costs, in US dollars per million tokens. */
-export interface ModelPrice {
-  readonly inputPerMillion: number;
-  readonly outputPerMillion: number;
-  /** Input tokens served from the provider's cache. Default: `inputPerMillion`. */
-  readonly cachedInputPerMillion?: number;
-}
+export type { ModelPrice } from './model.js';
 
 /**
  * Limits on one turn. Each is checked before every model call: the turn stops with
@@ -17,11 +12,14 @@ export interface Budget {
   readonly steps?: number;
   readonly inputTokens?: number;
   readonly outputTokens?: number;
-  /** Dollars, priced from `prices` by the id of the model that answered each call. */
+  /**
+   * Dollars, priced by the id of the model that answered each call: from `prices`, else from that
+   * model's own `metadata.prices`. Cache reads and writes are priced at their own rates.
+   */
   readonly costUsd?: number;
   /** Milliseconds since the turn started. Checked between steps: it does not cut a running call (use a signal for that). */
   readonly wallMs?: number;
-  /** Price per model id (`model.id`, e.g. `openai:gpt-4.1-mini`). Needed with `costUsd`. */
+  /** Price per model id (`model.id`, e.g. `openai:gpt-4.1-mini`). Needed with `costUsd` unless the models state their prices. */
   readonly prices?: Readonly<Record<string, ModelPrice>>;
 }
 
@@ -30,8 +28,11 @@ export type BudgetName = 'steps' | 'inputTokens' | 'outputTokens' | 'costUsd' | 
 
 const LIMITS: readonly BudgetName[] = ['steps', 'inputTokens', 'outputTokens', 'costUsd', 'wallMs'];
 
-/** Throws `TypeError` for a budget that is not one: a programmer mistake, caught in `createAgent`. */
-export function checkBudget(budget: unknown): Budget {
+/**
+ * Throws `TypeError` for a budget that is not one: a programmer mistake, caught in `createAgent`.
+ * `modelPriced`: the agent's model states its own price, so `costUsd` needs no `prices`.
+ */
+export function checkBudget(budget: unknown, modelPriced = false): Budget {
   if (typeof budget !== 'object' || budget === null) throw new TypeError('createAgent: budget must be an object.');
   const given = budget as Record<string, unknown>;
   for (const key of Object.keys(given)) {
@@ -47,11 +48,11 @@ export function checkBudget(budget: unknown): Budget {
     for (const [id, price] of Object.entries(prices)) {
       const p = price as Partial<ModelPrice> | null;
       const ok = (v: unknown, optional = false) => (optional && v === undefined) || (typeof v === 'number' && v >= 0 && Number.isFinite(v));
-      if (!(p && ok(p.inputPerMillion) && ok(p.outputPerMillion) && ok(p.cachedInputPerMillion, true))) {
-        throw new TypeError(`createAgent: budget.prices["${id}"] must be { inputPerMillion, outputPerMillion, cachedInputPerMillion? }, numbers >= 0.`);
+      if (!(p && ok(p.inputPerMillion) && ok(p.outputPerMillion) && ok(p.cachedInputPerMillion, true) && ok(p.cacheReadPerMillion, true) && ok(p.cacheWritePerMillion, true))) {
+        throw new TypeError(`createAgent: budget.prices["${id}"] must be { inputPerMillion, outputPerMillion, cacheReadPerMillion?, cacheWritePerMillion? }, numbers >= 0.`);
       }
     }
-  } else if (given.costUsd !== undefined) {
+  } else if (given.costUsd !== undefined && !modelPriced) {
     throw new TypeError('createAgent: budget.costUsd needs budget.prices (the price of each model id).');
   }
   return budget as Budget;
@@ -112,7 +113,7 @@ export class BudgetMeter {
    * Adds one model call's usage (estimated by the caller when the provider reported none). `own` is
    * false when a subagent's call reaches this meter: it counts, but does not project this turn's next call.
    */
-  charge(modelId: string, usage: Usage, own = true): void {
+  charge(modelId: string, usage: Usage, own = true, modelPrice?: ModelPrice): void {
     this.#steps += 1;
     this.#inputTokens += usage.inputTokens;
     this.#outputTokens += usage.outputTokens;
@@ -120,15 +121,13 @@ export class BudgetMeter {
       this.#lastInput = usage.inputTokens;
       this.#lastModel = modelId;
     }
+    if (modelPrice !== undefined && !this.#known.has(modelId)) this.#known.set(modelId, modelPrice);
     if (this.#budget.costUsd !== undefined) {
-      const price = this.#budget.prices?.[modelId];
+      const price = this.#priceOf(modelId);
       if (price === undefined) this.#unpriced = modelId;
-      else {
-        const cached = usage.cachedInputTokens ?? 0;
-        this.#costUsd += ((usage.inputTokens - cached) * price.inputPerMillion + cached * (price.cachedInputPerMillion ?? price.inputPerMillion) + usage.outputTokens * price.outputPerMillion) / 1e6;
-      }
+      else this.#costUsd += costOf(usage, price);
     }
-    this.#parent?.charge(modelId, usage, false);
+    this.#parent?.charge(modelId, usage, false, modelPrice);
   }
 
   /** True when a limit here or in a parent counts tokens or dollars: a call without reported usage must then be estimated. */
@@ -142,8 +141,29 @@ export class BudgetMeter {
     return this.#unpriced ?? this.#parent?.unpriced;
   }
 
+  /** Prices the models stated (`metadata.prices`), by id, learnt as they answer. */
+  readonly #known = new Map<string, ModelPrice>();
+
+  #priceOf(modelId: string): ModelPrice | undefined {
+    return this.#budget.prices?.[modelId] ?? this.#known.get(modelId);
+  }
+
   #inputCost(modelId: string, tokens: number): number {
-    const price = this.#budget.prices?.[modelId];
+    const price = this.#priceOf(modelId);
     return price === undefined ? 0 : (tokens * price.inputPerMillion) / 1e6;
   }
+}
+
+/**
+ * What one call cost in dollars: uncached input, cache reads and cache writes each at its own
+ * price (reads default to the older `cachedInputPerMillion`, then to the input price; writes to
+ * the input price), plus output. `usage.inputTokens` includes the cached tokens.
+ */
+export function costOf(usage: Usage, price: ModelPrice): number {
+  const read = cacheReadOf(usage);
+  const written = usage.cacheWriteTokens ?? 0;
+  const fresh = Math.max(0, usage.inputTokens - read - written);
+  const readPrice = price.cacheReadPerMillion ?? price.cachedInputPerMillion ?? price.inputPerMillion;
+  const writePrice = price.cacheWritePerMillion ?? price.inputPerMillion;
+  return (fresh * price.inputPerMillion + read * readPrice + written * writePrice + usage.outputTokens * price.outputPerMillion) / 1e6;
 }

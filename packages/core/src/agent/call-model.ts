@@ -52,7 +52,9 @@ function checkResponse(model: LanguageModel, response: ModelResponse): ModelResp
           ? 'answered without a `toolCalls` array (use [] for none)'
           : !FINISH_REASONS.has(response.finishReason)
             ? `answered with an unknown finishReason ${JSON.stringify(response.finishReason)}`
-            : undefined;
+            : response.parts !== undefined && !Array.isArray(response.parts)
+              ? 'answered with `parts` that are not an array'
+              : undefined;
   if (problem !== undefined) throw new HarnessError('INVALID_MODEL_RESPONSE', `Model ${model.id} ${problem}.`);
   return response;
 }

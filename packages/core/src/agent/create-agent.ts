@@ -2,7 +2,9 @@ import { checkParts, hasRichParts, textOfParts, type Content, type ContentPart }
 import { deepFreeze } from '../deep-freeze.js';
 import type { Harness } from '../harness.js';
 import { HarnessError } from '../harness-error.js';
-import type { LanguageModel, Message, ModelToolCall } from './model.js';
+import type { LanguageModel, Message, ModelCallOptions, ModelToolCall } from './model.js';
+import { checkCallOptions } from './merge-call-options.js';
+import { statesPrice } from './model-metadata.js';
 import type { InterruptedCall } from './session-history.js';
 import type { Session } from './session.js';
 import type { AgentEvent, AgentEventListener } from './agent-event.js';
@@ -53,6 +55,11 @@ export interface AgentOptions {
   readonly prepareStep?: PrepareStep;
   /** Replaces older steps by a summary when the history nears a token limit. See "Context compaction". */
   readonly compact?: CompactOptions;
+  /**
+   * Options sent with every model call (output limit, temperature, reasoning, tool choice, cache
+   * hints); `prepareStep` may override them per step. See docs/design.md, "Model calls".
+   */
+  readonly modelOptions?: ModelCallOptions;
 }
 
 /** Per-turn options of `agent.turn`. */
@@ -137,7 +144,9 @@ export function createAgent(options: AgentOptions): Agent {
   if (session !== undefined && !isSession(session)) {
     throw new TypeError('createAgent: session must be an open Session (from store.create() or store.open()).');
   }
-  const budget = options.budget === undefined ? undefined : checkBudget(options.budget);
+  const budget = options.budget === undefined ? undefined : checkBudget(options.budget, statesPrice(model));
+  const modelOptions = options.modelOptions === undefined ? undefined : checkCallOptions(options.modelOptions, 'createAgent: modelOptions');
+  const warned = new Set<string>();
   const { prepareStep } = options;
   if (prepareStep !== undefined && typeof prepareStep !== 'function') throw new TypeError('createAgent: prepareStep must be a function.');
   const compactor = options.compact === undefined ? undefined : new HistoryCompactor(checkCompactOptions(options.compact));
@@ -174,6 +183,8 @@ export function createAgent(options: AgentOptions): Agent {
         stream: turnOptions.stream ?? turnOptions.onEvent !== undefined,
         usedCallIds,
         policies,
+        modelOptions,
+        warned,
       };
       // A turn whose signal has already aborted never starts (runTurn leaves everything as it was).
       if (turnOpen && !linked.signal?.aborted) {

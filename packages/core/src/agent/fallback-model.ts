@@ -93,7 +93,8 @@ export function fallbackModel(models: readonly LanguageModel[], options: Fallbac
     }
   }
 
-  return Object.freeze({ id, complete, stream });
+  // `models`: the budget finds the answering member's stated price by the id it answered with.
+  return Object.freeze({ id, complete, stream, models: Object.freeze(list) });
 }
 
 async function* once(model: LanguageModel, request: ModelRequest): AsyncGenerator<ModelStreamEvent> {

@@ -25,12 +25,11 @@ export function normalizeToolCalls(model: LanguageModel, calls: readonly ModelTo
     const wanted = typeof call!.id === 'string' ? call!.id : '';
     const id = uniqueId(wanted, usedIds, step, index);
     usedIds.add(id);
-    normalized[index] = Object.freeze({
-      id,
-      name: call!.name as string,
-      arguments: (call!.arguments ?? '') as ModelToolCall['arguments'],
-      key: typeof call!.key === 'string' && call!.key !== '' ? call!.key : newCallKey(),
-    });
+    const key = typeof call!.key === 'string' && call!.key !== '' ? call!.key : newCallKey();
+    const args = (call!.arguments ?? '') as ModelToolCall['arguments'];
+    const providerData = call!.providerData as ModelToolCall['providerData'];
+    // A call's provider data (Gemini's thought signature) goes back with it.
+    normalized[index] = Object.freeze(providerData === undefined ? { id, name: call!.name as string, arguments: args, key } : { id, name: call!.name as string, arguments: args, key, providerData });
   }
   return Object.freeze(normalized);
 }

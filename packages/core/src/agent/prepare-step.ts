@@ -1,6 +1,7 @@
 import type { ToolSchema } from '../tools/tool-registry.js';
 import { failureResult, type ToolFailure } from '../tools/tool-result.js';
-import type { LanguageModel, Message, ModelToolCall } from './model.js';
+import type { LanguageModel, Message, ModelCallOptions, ModelToolCall } from './model.js';
+import { checkCallOptions } from './merge-call-options.js';
 
 /** What `prepareStep` is shown before each model call. */
 export interface StepPreparation {
@@ -20,6 +21,8 @@ export interface StepPlan {
   readonly tools?: readonly string[];
   /** The model this step calls. */
   readonly model?: LanguageModel;
+  /** This step's call options, field by field over the agent's `modelOptions`. */
+  readonly options?: ModelCallOptions;
 }
 
 /**
@@ -34,16 +37,20 @@ export interface PlannedStep {
   readonly model: LanguageModel;
   readonly tools: readonly ToolSchema[];
   readonly offered: ReadonlySet<string> | undefined;
+  /** The step's own call options (before merging with the agent's). */
+  readonly options?: ModelCallOptions;
 }
 
 /** Applies a plan: the named tools that exist, in registry order (a name the registry lacks is not offered). */
 export function plannedStep(plan: StepPlan | undefined, model: LanguageModel, tools: readonly ToolSchema[]): PlannedStep {
   const chosen = plan?.model ?? model;
   if (plan?.model !== undefined && typeof plan.model.complete !== 'function') throw new TypeError('prepareStep returned a model without complete().');
-  if (plan?.tools === undefined) return { model: chosen, tools, offered: undefined };
+  const options = plan?.options === undefined ? undefined : checkCallOptions(plan.options, 'prepareStep options');
+  if (plan?.tools === undefined) return options === undefined ? { model: chosen, tools, offered: undefined } : { model: chosen, tools, offered: undefined, options };
   if (!Array.isArray(plan.tools)) throw new TypeError('prepareStep returned tools that are not an array of names.');
   const offered = new Set<string>(plan.tools);
-  return { model: chosen, tools: tools.filter((tool) => offered.has(tool.name)), offered };
+  const chosenTools = tools.filter((tool) => offered.has(tool.name));
+  return options === undefined ? { model: chosen, tools: chosenTools, offered } : { model: chosen, tools: chosenTools, offered, options };
 }
 
 /**

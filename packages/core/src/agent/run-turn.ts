@@ -3,7 +3,10 @@ import { hasTaps } from '../plugins/hooks.js';
 import { since } from '../pipeline/call-event.js';
 import type { TurnEvent, TurnInfo } from './turn-event.js';
 import { HarnessError, isHarnessError } from '../harness-error.js';
-import type { AssistantMessage, LanguageModel, Message, ModelResponse, ModelToolCall, Usage, UserMessage } from './model.js';
+import type { AssistantMessage, LanguageModel, Message, ModelCallOptions, ModelResponse, ModelToolCall, Usage, UserMessage } from './model.js';
+import { withToolCalls } from './assistant-parts.js';
+import { mergeCallOptions } from './merge-call-options.js';
+import { metadataFor } from './model-metadata.js';
 import type { ContentPart } from '../tools/content-part.js';
 import type { ToolResult } from '../tools/tool-result.js';
 import { addUsage } from './add-usage.js';
@@ -39,6 +42,10 @@ export interface TurnContext {
   readonly usedCallIds: Set<string>;
   /** The run policies of this turn; `undefined` when none is configured, so a step does no extra work. */
   readonly policies: TurnPolicies | undefined;
+  /** The agent's call options (`modelOptions`), sent with every call unless a step overrides them. */
+  readonly modelOptions: ModelCallOptions | undefined;
+  /** Adapter warnings already logged by this agent: each is logged once. */
+  readonly warned: Set<string>;
 }
 
 const NO_RESULTS: readonly ToolResult[] = Object.freeze([]);
@@ -130,15 +137,22 @@ export async function runTurn(context: TurnContext, input: TurnInput): Promise<T
       const answered = await think(context, index, tell, planned);
       if (answered === ABORTED) return await end('aborted');
       if (policies !== undefined) {
-        const modelId = answered.model ?? (planned?.model ?? context.model).id;
+        const stepModel = planned?.model ?? context.model;
+        const modelId = answered.model ?? stepModel.id;
         const budget = policies.budget;
         // Estimating walks the history: only when a limit counts tokens and the provider reported none.
-        if (budget !== undefined) budget.charge(modelId, budget.countsTokens ? usageOrEstimate(messages, answered) : (answered.usage ?? NO_USAGE));
+        if (budget !== undefined) budget.charge(modelId, budget.countsTokens ? usageOrEstimate(messages, answered) : (answered.usage ?? NO_USAGE), true, metadataFor(stepModel, modelId)?.prices);
         policies.compactor?.observe(messages.length, answered);
       }
       // Checked and given unique ids before the answer joins the history: a malformed call leaves it answerable.
       const normalized = normalizeToolCalls(context.model, answered.toolCalls, context.usedCallIds, index);
-      const response: ModelResponse = normalized.length === 0 && answered.toolCalls.length === 0 ? answered : { ...answered, toolCalls: normalized };
+      const response: ModelResponse =
+        normalized.length === 0 && answered.toolCalls.length === 0
+          ? answered
+          : answered.parts === undefined
+            ? { ...answered, toolCalls: normalized }
+            : // The parts carry the normalized calls too: the ids and keys the history and the results use.
+              { ...answered, toolCalls: normalized, parts: withToolCalls(answered.parts, normalized) };
       usage = addUsage(usage, response.usage);
       lastText = response.text !== '' ? response.text : (response.refusal ?? '');
       const assistant = assistantMessage(response, lastText);
@@ -195,7 +209,9 @@ async function think(context: TurnContext, index: number, tell: TurnObserver | u
   const { harness, messages, signal, emit } = context;
   const model = planned === undefined ? context.model : planned.model;
   emit?.({ type: 'model-call-start', step: index });
-  const request = { messages, tools: planned === undefined ? harness.tools.schemas() : planned.tools, signal };
+  const tools = planned === undefined ? harness.tools.schemas() : planned.tools;
+  const options = mergeCallOptions(context.modelOptions, planned?.options);
+  const request = options === undefined ? { messages, tools, signal } : { messages, tools, signal, options };
   const onTextDelta = emit !== undefined && context.stream ? (delta: string) => emit({ type: 'text-delta', step: index, text: delta }) : undefined;
   let began = 0;
   if (tell !== undefined) {
@@ -217,7 +233,18 @@ async function think(context: TurnContext, index: number, tell: TurnObserver | u
   }
   tell?.({ type: 'model-call-end', step: index, response, durationMs: since(began) });
   emit?.({ type: 'model-call-end', step: index, response });
+  if (response.warnings !== undefined) warnOnce(context, model.id, response.warnings);
   return response;
+}
+
+/** Logs each adapter warning once per agent: an option the provider lacks is said, not repeated every step. */
+function warnOnce(context: TurnContext, modelId: string, warnings: readonly string[]): void {
+  for (const warning of warnings) {
+    const key = `${modelId}\u0000${warning}`;
+    if (context.warned.has(key)) continue;
+    context.warned.add(key);
+    context.harness.logger.warn({ model: modelId }, warning);
+  }
 }
 
 type TurnObserver = (event: TurnEvent) => void;
@@ -259,7 +286,7 @@ async function planStep(context: TurnContext, policies: TurnPolicies, index: num
   }
   const offered = new Set(planned.offered ?? tools.map((tool) => tool.name));
   offered.add(FINAL_ANSWER_TOOL);
-  return { model: planned.model, tools: [...planned.tools, output.tool], offered };
+  return planned.options === undefined ? { model: planned.model, tools: [...planned.tools, output.tool], offered } : { model: planned.model, tools: [...planned.tools, output.tool], offered, options: planned.options };
 }
 
 /**
@@ -336,5 +363,7 @@ function assistantMessage(response: ModelResponse, content: string): AssistantMe
     response.reasoning === undefined
       ? hasCalls ? { role: 'assistant', content, toolCalls: response.toolCalls } : { role: 'assistant', content }
       : hasCalls ? { role: 'assistant', content, toolCalls: response.toolCalls, reasoning: response.reasoning } : { role: 'assistant', content, reasoning: response.reasoning };
-  return Object.freeze(message);
+  if (response.parts === undefined && response.providerData === undefined) return Object.freeze(message);
+  const withParts = response.parts === undefined ? message : { ...message, parts: response.parts };
+  return Object.freeze(response.providerData === undefined ? withParts : { ...withParts, providerData: response.providerData });
 }
