@@ -17,7 +17,8 @@ export interface ClientSdk {
   readonly deserializeMessage: typeof StdioFramingModule.deserializeMessage;
   readonly serializeMessage: typeof StdioFramingModule.serializeMessage;
   readonly McpError: typeof TypesModule.McpError;
-  readonly CallToolResultSchema: typeof TypesModule.CallToolResultSchema;
+  /** Any result object: what `tools/list` and `tools/call` answers are read with, field by field, by weir. */
+  readonly ResultSchema: typeof TypesModule.ResultSchema;
   readonly ToolListChangedNotificationSchema: typeof TypesModule.ToolListChangedNotificationSchema;
   readonly ElicitRequestSchema: typeof TypesModule.ElicitRequestSchema;
 }
@@ -69,7 +70,7 @@ export const loadClientSdk: () => Promise<ClientSdk> = loadOnce(async () => {
     deserializeMessage: framing.deserializeMessage,
     serializeMessage: framing.serializeMessage,
     McpError: types.McpError,
-    CallToolResultSchema: types.CallToolResultSchema,
+    ResultSchema: types.ResultSchema,
     ToolListChangedNotificationSchema: types.ToolListChangedNotificationSchema,
     ElicitRequestSchema: types.ElicitRequestSchema,
   };

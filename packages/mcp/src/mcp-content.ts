@@ -21,8 +21,9 @@ export type McpPart =
 type Block = { readonly type?: unknown; readonly [key: string]: unknown };
 
 /**
- * Converts the SDK's content blocks; an unknown block type is kept as text naming it, never dropped
- * silently. The list and its parts are frozen as they are made: the pipeline keeps deep-frozen plain
+ * Converts the content blocks as the server sent them: every known block is kept, and an unknown
+ * one (or a known one missing its data) becomes one line of text naming it: never dropped silently,
+ * and never the loss of the whole result. The list and its parts are frozen as they are made: the pipeline keeps deep-frozen plain
  * data as it is, with no copy and no walk to freeze it.
  */
 export function toParts(content: readonly unknown[]): readonly McpPart[] {
@@ -32,28 +33,42 @@ export function toParts(content: readonly unknown[]): readonly McpPart[] {
 }
 
 function toPart(raw: unknown): McpPart {
-  const block = (raw ?? {}) as Block;
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return note(`[a content block that is not an object (${raw === null ? 'null' : Array.isArray(raw) ? 'an array' : typeof raw}) the harness could not read]`);
+  const block = raw as Block;
   switch (block.type) {
     case 'text':
-      return { type: 'text', text: String(block.text ?? '') };
+      return typeof block.text === 'string' ? { type: 'text', text: block.text } : malformed('text', 'text');
     case 'image':
     case 'audio':
-      return { type: block.type, data: String(block.data ?? ''), mediaType: String(block.mimeType ?? 'application/octet-stream') };
+      if (typeof block.data !== 'string') return malformed(block.type, 'data');
+      return { type: block.type, data: block.data, mediaType: str(block.mimeType) ?? 'application/octet-stream' };
     case 'resource_link':
-      return withoutUndefined({ type: 'resource', uri: String(block.uri ?? ''), name: str(block.name), mediaType: str(block.mimeType) });
+      if (typeof block.uri !== 'string') return malformed('resource_link', 'uri');
+      return withoutUndefined({ type: 'resource', uri: block.uri, name: str(block.name), mediaType: str(block.mimeType) });
     case 'resource': {
       const resource = (block.resource ?? {}) as Block;
+      if (typeof resource.uri !== 'string') return malformed('resource', 'resource.uri');
       return withoutUndefined({
         type: 'resource',
-        uri: String(resource.uri ?? ''),
+        uri: resource.uri,
         mediaType: str(resource.mimeType),
         text: str(resource.text),
         blob: str(resource.blob),
       });
     }
-    default:
-      return { type: 'text', text: `[content of type ${JSON.stringify(block.type)} the harness does not know]` };
+    default: {
+      const type = typeof block.type === 'string' ? JSON.stringify(block.type.length > 40 ? `${block.type.slice(0, 40)}…` : block.type) : 'without a type';
+      return note(`[a content block of type ${type} the harness does not know; left out]`);
+    }
   }
+}
+
+function note(text: string): McpPart {
+  return { type: 'text', text };
+}
+
+function malformed(type: string, field: string): McpPart {
+  return note(`[${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type} content block without a valid ${field}; left out]`);
 }
 
 /** True when `value` is one part as `toParts` makes them (a tool proxied from an MCP server gives these). */

@@ -70,9 +70,11 @@ export class McpServerLink {
     try {
       // `request`, not `callTool`: the pipeline validates `structuredContent` against the tool's
       // output schema already (callTool would check it a second time). The pipeline's arguments are
-      // frozen; the SDK only serialises them, so they go as they are.
+      // frozen; the SDK only serialises them, so they go as they are. The answer is read with the
+      // SDK's loosest result schema and field by field here: one content block of a type the SDK
+      // does not know must not lose the whole result (it becomes a note among the known blocks).
       const params = { name: tool, arguments: args as Record<string, unknown> };
-      const result = await session.client.request({ method: 'tools/call', params }, this.sdk.CallToolResultSchema, {
+      const result = await session.client.request({ method: 'tools/call', params }, this.sdk.ResultSchema, {
         signal: cancel.asAbortSignal(),
         timeout: this.options.idleTimeoutMs,
         resetTimeoutOnProgress: true,
@@ -177,9 +179,12 @@ export class McpServerLink {
     let cursor: string | undefined;
     // A server that pages forever is cut off: 100 pages is far more than any real server has.
     for (let page = 0; page < 100; page += 1) {
-      const listed = await session.client.listTools(cursor === undefined ? undefined : { cursor }, { timeout: this.options.startTimeoutMs });
-      tools.push(...(listed.tools as unknown as McpToolInfo[]));
-      cursor = listed.nextCursor;
+      // Read loosely (not with the SDK's listTools): one odd tool must not fail the whole list;
+      // McpToolSet skips or adapts each odd entry with a warning naming it.
+      const listed = await session.client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, this.sdk.ResultSchema, { timeout: this.options.startTimeoutMs });
+      if (!Array.isArray(listed.tools)) throw new Error(`the server answered tools/list without a list of tools (got ${typeof listed.tools})`);
+      tools.push(...(listed.tools as McpToolInfo[]));
+      cursor = typeof listed.nextCursor === 'string' ? listed.nextCursor : undefined;
       if (cursor === undefined) break;
     }
     return tools;

@@ -29,7 +29,7 @@ export function mcpServer(options: McpServerOptions): Plugin {
       const buildTool = (tool: McpToolInfo, weirName: string): ToolDefinition => ({
         name: weirName,
         description: describeTool(resolved.name, tool),
-        parameters: inputSchemaOf(tool),
+        parameters: tool.inputSchema as JsonSchema,
         tier: resolveTier(resolved.tiers, tool.name),
         ...(resolved.timeoutMs === undefined ? {} : { timeoutMs: resolved.timeoutMs }),
         output: {
@@ -53,10 +53,4 @@ export function mcpServer(options: McpServerOptions): Plugin {
       ctx.logger.debug({ server: resolved.name, tools: tools.names() }, 'MCP server ready');
     },
   });
-}
-
-function inputSchemaOf(tool: McpToolInfo): JsonSchema {
-  const schema = tool.inputSchema as JsonSchema;
-  // MCP requires an object schema; some servers omit `type` on a tool without arguments.
-  return typeof schema === 'object' && schema !== null && (schema as { type?: unknown }).type === 'object' ? schema : { type: 'object', ...(schema as object) };
 }

@@ -1,4 +1,5 @@
 import { namespacedName, ToolRegistry, type Disposer, type Logger, type ToolDefinition } from '@weir/core';
+import { checkTool, oneLine } from './check-tool-listing.js';
 import type { McpToolInfo } from './describe-tool.js';
 
 /** Builds the weir tool for one server tool, named `weirName`. */
@@ -35,7 +36,7 @@ export class McpToolSet {
    * warning (one odd tool does not make the server useless). A name another plugin already holds
    * throws (`DUPLICATE_TOOL`), and the previous set stays registered.
    */
-  replace(tools: readonly McpToolInfo[]): void {
+  replace(tools: readonly unknown[]): void {
     const definitions = this.#prepare(tools);
     const previous = this.#entries;
     for (const entry of previous) entry.dispose();
@@ -57,12 +58,19 @@ export class McpToolSet {
     this.#entries = [];
   }
 
-  #prepare(tools: readonly McpToolInfo[]): ToolDefinition[] {
+  #prepare(tools: readonly unknown[]): ToolDefinition[] {
     // Compiled in a scratch registry first: a bad schema is found before anything is swapped.
     const scratch = new ToolRegistry();
     const definitions: ToolDefinition[] = [];
-    for (const tool of tools) {
-      const skip = (why: string, err?: unknown) => this.logger.warn({ server: this.server, tool: tool.name, err }, `skipped the MCP tool "${tool.name}": ${why}`);
+    for (const raw of tools) {
+      const checked = checkTool(raw);
+      if (!checked.ok) {
+        this.logger.warn({ server: this.server, tool: checked.name }, `skipped the MCP tool ${checked.name.startsWith('(') ? checked.name : `"${checked.name}"`}: ${oneLine(checked.why)}`);
+        continue;
+      }
+      const tool = checked.tool;
+      const skip = (why: string, err?: unknown) => this.logger.warn({ server: this.server, tool: tool.name, err }, `skipped the MCP tool "${tool.name}": ${oneLine(why)}`);
+      for (const note of checked.adapted) this.logger.warn({ server: this.server, tool: tool.name }, `adapted the MCP tool "${tool.name}": ${note}`);
       if (tool.execution?.taskSupport === 'required') {
         skip('it can only be run as a task (taskSupport "required"), and weir calls tools directly');
         continue;
