@@ -6,6 +6,7 @@ import type { Harness } from '@weir/core';
 import { bearerMatches, generateToken, MIN_TOKEN_LENGTH, writeTokenFile } from './bearer-token.js';
 import { checkLoopbackRequest } from './check-loopback-request.js';
 import { createSessionServer, type SessionServer } from './create-session-server.js';
+import { HttpSessionTable } from './http-session-table.js';
 import { loadServerSdk, type ServerSdk } from './load-sdk.js';
 import { serveBridgePlugin } from './serve-bridge-plugin.js';
 
@@ -38,6 +39,10 @@ export interface ServeHarnessOptions {
      * rights (loopback is not authentication). Only for a client that cannot send a header.
      */
     readonly auth?: 'bearer' | 'none';
+    /** Sessions kept at once (default 64); a new one takes the place of the oldest idle one. */
+    readonly maxSessions?: number;
+    /** A session with no request for this long is ended (default 30 minutes); its client starts a new one. */
+    readonly sessionIdleMs?: number;
   };
   /**
    * Who may answer a call's approval. `'client'` (default): the client that made the call, through
@@ -58,8 +63,11 @@ export interface ServedHarness {
   close(): Promise<void>;
 }
 
-/** Sessions one HTTP server keeps at once; more are refused with 503 until some close. */
+/** Sessions one HTTP server keeps at once by default; a new one evicts the oldest idle one, and only when none is idle is it refused (503). */
 export const MAX_HTTP_SESSIONS = 64;
+
+/** How long an HTTP session may go without a request before it is ended, by default. */
+export const SESSION_IDLE_MS = 30 * 60_000;
 
 /**
  * Offers a harness's tools as an MCP server, over stdio (default) or Streamable HTTP on loopback.
@@ -79,14 +87,15 @@ export async function serveHarness(harness: Harness, options: ServeHarnessOption
   if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new TypeError(`serveHarness: port must be an integer from 0 to 65535, got ${String(port)}.`);
   const approvals = options.approvals ?? 'client';
   if (approvals !== 'client' && approvals !== 'deny') throw new TypeError(`serveHarness: approvals must be "client" or "deny", got ${JSON.stringify(approvals)}.`);
-  const auth = checkAuthOptions(options.http);
+  const auth = checkHttpOptions(options.http);
   const sdk = await loadServerSdk();
   const info = { name: options.name, version: options.version ?? '0.0.0' };
   const unloadBridge = await harness.use(serveBridgePlugin(options.name, approvals));
   try {
     if (options.http === undefined) return await serveStdio(harness, sdk, info, options.stdio, unloadBridge);
     const token = auth === 'none' ? undefined : (options.http.token ?? generateToken());
-    const served = await serveHttp(harness, sdk, info, { host, port, path: options.http.path ?? '/mcp', allowedOrigins: options.http.allowedOrigins ?? [], token }, unloadBridge);
+    const limits = { maxSessions: options.http.maxSessions ?? MAX_HTTP_SESSIONS, sessionIdleMs: options.http.sessionIdleMs ?? SESSION_IDLE_MS };
+    const served = await serveHttp(harness, sdk, info, { host, port, path: options.http.path ?? '/mcp', allowedOrigins: options.http.allowedOrigins ?? [], token, ...limits }, unloadBridge);
     try {
       await handOver(options.name, served.url!, options.http, token);
     } catch (error) {
@@ -134,16 +143,19 @@ async function serveHttp(
   harness: Harness,
   sdk: ServerSdk,
   info: { name: string; version: string },
-  config: { host: LoopbackHost; port: number; path: string; allowedOrigins: readonly string[]; token: string | undefined },
+  config: { host: LoopbackHost; port: number; path: string; allowedOrigins: readonly string[]; token: string | undefined; maxSessions: number; sessionIdleMs: number },
   unloadBridge: () => Promise<void>,
 ): Promise<ServedHarness> {
-  const sessions = new Map<string, HttpSession>();
   let boundPort = 0;
 
   const closeSession = async (entry: HttpSession) => {
     entry.session.stop();
     await entry.session.server.close().catch(() => undefined);
   };
+  const sessions = new HttpSessionTable<HttpSession>(config.maxSessions, config.sessionIdleMs, (entry) => void closeSession(entry));
+  // Idle sessions are looked for a few times per idle period (at most once a second, at least once a minute).
+  const sweeper = setInterval(() => sessions.sweep(), Math.min(60_000, Math.max(1_000, config.sessionIdleMs / 4)));
+  sweeper.unref();
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const refusal = checkLoopbackRequest({ host: req.headers.host, origin: req.headers.origin }, boundPort, config.allowedOrigins);
@@ -157,17 +169,19 @@ async function serveHttp(
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
       const entry = sessions.get(sessionId);
-      if (entry === undefined) return reply(res, 404, 'Session not found: initialize a new session.');
+      if (entry === undefined) return reply(res, 404, 'Session not found (it ended, or expired after being idle): initialize a new session.');
+      // Open until the response ends: a session with a call under way is never ended for room or idleness.
+      res.once('close', sessions.begin(sessionId, req.method === 'GET' ? 'stream' : 'call'));
       return entry.transport.handleRequest(req, res);
     }
     if (req.method !== 'POST') return reply(res, 400, 'No session: start one with an initialize POST.');
-    if (sessions.size >= MAX_HTTP_SESSIONS) return reply(res, 503, `This server holds ${MAX_HTTP_SESSIONS} sessions already; close one first.`);
+    if (!sessions.makeRoom()) return reply(res, 503, `This server holds ${sessions.max} sessions, each with a call under way; try again later.`);
     const session = createSessionServer(harness, sdk, info);
     let entry: HttpSession | undefined;
     const transport = new sdk.StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        if (entry !== undefined) sessions.set(id, entry);
+        if (entry !== undefined) sessions.add(id, entry);
       },
     });
     entry = { session, transport };
@@ -205,9 +219,8 @@ async function serveHttp(
     token: config.token,
     close: () => {
       closing ??= (async () => {
-        const open = [...sessions.values()];
-        sessions.clear();
-        await Promise.all(open.map(closeSession));
+        clearInterval(sweeper);
+        await Promise.all(sessions.drain().map(closeSession));
         await new Promise<void>((resolve) => {
           listener.close(() => resolve());
           listener.closeAllConnections();
@@ -219,7 +232,7 @@ async function serveHttp(
   };
 }
 
-function checkAuthOptions(http: ServeHarnessOptions['http']): 'bearer' | 'none' {
+function checkHttpOptions(http: ServeHarnessOptions['http']): 'bearer' | 'none' {
   if (http === undefined) return 'none';
   const auth = http.auth ?? 'bearer';
   if (auth !== 'bearer' && auth !== 'none') throw new TypeError(`serveHarness: http.auth must be "bearer" or "none", got ${JSON.stringify(auth)}.`);
@@ -228,6 +241,8 @@ function checkAuthOptions(http: ServeHarnessOptions['http']): 'bearer' | 'none' 
     throw new TypeError(`serveHarness: http.token must be a string of at least ${MIN_TOKEN_LENGTH} characters without spaces.`);
   }
   if (http.tokenFile !== undefined && (typeof http.tokenFile !== 'string' || http.tokenFile === '')) throw new TypeError('serveHarness: http.tokenFile must be a path.');
+  if (http.maxSessions !== undefined && !(Number.isInteger(http.maxSessions) && http.maxSessions >= 1)) throw new TypeError(`serveHarness: http.maxSessions must be a positive integer, got ${String(http.maxSessions)}.`);
+  if (http.sessionIdleMs !== undefined && !(typeof http.sessionIdleMs === 'number' && http.sessionIdleMs > 0)) throw new TypeError(`serveHarness: http.sessionIdleMs must be a positive number of milliseconds, got ${String(http.sessionIdleMs)}.`);
   return auth;
 }
 
