@@ -19,8 +19,15 @@ export class PendingCall {
   gaveUp = false;
   /** The job was handed to Redis: giving up then cancels it. */
   sent = false;
+  /** Nothing more of the job will reach the event stream: its answer came, or it was withdrawn. */
+  answered = false;
   /** When (`performance.now()`) a job no worker took by then is withdrawn. */
   readonly withdrawAt: number;
+  /**
+   * The ids of this job's entries in the queue's event stream that carry its data (progress
+   * reports, the answer): deleted before the call returns, so no result stays in Redis.
+   */
+  eventIds: string[] | undefined;
   #resolve!: (outcome: ToolJobOutcome | typeof GAVE_UP) => void;
 
   constructor(

@@ -48,6 +48,12 @@ export class ToolQueueClient {
   #pickupAt = Infinity;
   readonly #checkPickups = () => this.#withdrawLate();
   readonly #onCancel = (call: PendingCall) => void this.#cancel(call);
+  /**
+   * Jobs whose caller stopped waiting before their answer came (aborted, withdrawn, closed), by
+   * id, with the time after which nothing of them is expected: their late progress and answer
+   * entries are deleted from the event stream as they arrive.
+   */
+  readonly #abandoned = new Map<string, number>();
   #closed = false;
 
   constructor(options: ToolQueueClientOptions) {
@@ -127,14 +133,55 @@ export class ToolQueueClient {
         throw this.#unavailable(job, error);
       }
       const outcome = await call.answer;
+      await this.#dropEvents(connected, call.eventIds);
       // The core settled the call already when its own interruption came; a wrapper's signal is told here.
       if (outcome === GAVE_UP) throw this.#aborted(job, signal);
       return outcome;
     } finally {
       signal?.removeEventListener('abort', call);
       unlisten?.();
-      if (this.#pending.get(jobId) === call) this.#pending.delete(jobId);
+      if (this.#pending.get(jobId) === call) {
+        this.#pending.delete(jobId);
+        if (call.sent && !call.answered) this.#abandon(jobId, job.deadlineAt);
+      }
     }
+  }
+
+  /**
+   * Deletes a call's entries (progress, answer) from the queue's event stream before the call
+   * returns: BullMQ keeps the stream (up to about 10,000 entries), and with them the results. Other
+   * readers of the stream (other agents) have no use for another agent's entries. A failure is
+   * logged, never thrown: the call's answer stands.
+   */
+  async #dropEvents(connected: Connected, ids: readonly string[] | undefined): Promise<void> {
+    if (ids === undefined || ids.length === 0) return;
+    try {
+      await connected.producer.xdel(this.#keys.events, ...ids);
+    } catch (error) {
+      this.#options.logger.warn({ err: error, count: ids.length }, 'could not delete a call\'s entries from the queue\'s event stream; they stay until BullMQ trims it');
+    }
+  }
+
+  /** Remembers a job whose answer will come after its caller left, to delete its entries when they come. */
+  #abandon(jobId: string, deadlineAt: number | null): void {
+    const now = Date.now();
+    if (this.#abandoned.size >= ABANDONED_SWEEP_AT) for (const [id, until] of this.#abandoned) if (until <= now) this.#abandoned.delete(id);
+    this.#abandoned.set(jobId, (deadlineAt ?? now + ABANDONED_MAX_MS) + 60_000);
+  }
+
+  /** An entry of this queue's stream that carries a job's data: kept with its call, or deleted now when the call was abandoned. */
+  #claimEntry(jobId: string, entryId: string, last: boolean): PendingCall | undefined {
+    const pending = this.#pending.get(jobId);
+    if (pending !== undefined) {
+      (pending.eventIds ??= []).push(entryId);
+      if (last) pending.answered = true;
+      return pending;
+    }
+    if (!this.#abandoned.has(jobId)) return undefined; // another agent's job: its agent deletes it
+    if (last) this.#abandoned.delete(jobId);
+    const connected = this.#live;
+    if (connected !== undefined) void this.#dropEvents(connected, [entryId]);
+    return undefined;
   }
 
   #aborted(job: ToolJob, signal: AbortSignal | undefined): ToolCallError {
@@ -179,10 +226,10 @@ export class ToolQueueClient {
       const pending = this.#pending.get(jobId);
       if (pending) pending.active = true;
     });
-    events.on('progress', ({ jobId, data }) => this.#pending.get(jobId)?.onProgress(data));
-    events.on('completed', ({ jobId, returnvalue }) => this.#pending.get(jobId)?.settle(readOutcome(returnvalue)));
-    events.on('failed', ({ jobId, failedReason }) => {
-      this.#pending.get(jobId)?.settle({ ok: false, kind: 'error', code: 'EXECUTION_FAILED', message: `the worker could not finish the job: ${failedReason}` });
+    events.on('progress', ({ jobId, data }, entryId) => this.#claimEntry(jobId, entryId, false)?.onProgress(data));
+    events.on('completed', ({ jobId, returnvalue }, entryId) => this.#claimEntry(jobId, entryId, true)?.settle(readOutcome(returnvalue)));
+    events.on('failed', ({ jobId, failedReason }, entryId) => {
+      this.#claimEntry(jobId, entryId, true)?.settle({ ok: false, kind: 'error', code: 'EXECUTION_FAILED', message: `the worker could not finish the job: ${failedReason}` });
     });
     await events.waitUntilReady();
     return events;
@@ -218,6 +265,7 @@ export class ToolQueueClient {
     call.withdrawing = true;
     const removed = await connected.queue.remove(call.jobId).catch(() => 0);
     if (removed !== 1) return; // a worker holds it now: its answer is on the way
+    call.answered = true;
     const { toolName } = call.job;
     call.settle({
       ok: false,
@@ -277,6 +325,10 @@ export class ToolQueueClient {
 }
 
 const RESTART_GRACE_MS = 1_000;
+/** How long a job without a deadline may still answer after its caller left. */
+const ABANDONED_MAX_MS = 3_600_000;
+/** Expired abandoned jobs are dropped once this many are remembered. */
+const ABANDONED_SWEEP_AT = 256;
 
 async function readRunId(client: Redis): Promise<string | undefined> {
   try {
