@@ -6,6 +6,7 @@ import type { ResolvedOptions } from './openai-model-options.js';
 import { readTurn } from './read-turn.js';
 import type { CallIdContext } from './tool-call-assembler.js';
 import { transportError } from './transport-error.js';
+import { ResponsesTurn } from './responses/responses-turn.js';
 import { TurnAccumulator } from './turn-accumulator.js';
 
 /** What every attempt of one call shares: built once, when the call starts. */
@@ -56,7 +57,8 @@ export async function* attemptTurn(plan: CallPlan, attempt: number): AsyncGenera
     }
     idle.touch();
     try {
-      yield* readTurn(response, new TurnAccumulator(plan.ids, { thinkTags: options.thinkTags }), { idle, errors, ignorableAfterComplete });
+      const turn = options.api === 'responses' ? new ResponsesTurn(plan.ids) : new TurnAccumulator(plan.ids, { thinkTags: options.thinkTags });
+      yield* readTurn(response, turn, { idle, errors, ignorableAfterComplete });
     } catch (error) {
       throw fail(error);
     }

@@ -3,6 +3,7 @@ import { attemptTurn, type CallPlan } from './attempt-turn.js';
 import { CallDeadline } from './call-deadline.js';
 import { OpenAIError } from './openai-error.js';
 import { resolveOptions, type OpenAIModelOptions, type ResolvedOptions } from './openai-model-options.js';
+import { toResponsesRequest } from './responses/to-responses-request.js';
 import { callIdContext, toWireRequest } from './to-wire-request.js';
 import { withModelRetry } from './with-model-retry.js';
 
@@ -13,7 +14,8 @@ export interface OpenAIModel extends LanguageModel {
 
 /**
  * A `LanguageModel` for any OpenAI-compatible Chat Completions endpoint (OpenAI, Azure, DeepSeek,
- * OpenRouter, vLLM, Ollama, LM Studio...), over Node's `fetch`. Throws `OpenAIError('INVALID_CONFIG')`
+ * OpenRouter, vLLM, Ollama, LM Studio...), or for OpenAI's Responses API with `api: 'responses'`,
+ * over Node's `fetch`. Throws `OpenAIError('INVALID_CONFIG')`
  * for bad options; makes no request until called.
  *
  * `complete()` resolves with the whole answer; `stream()` yields deltas as they arrive, then one
@@ -78,7 +80,7 @@ async function* stream(options: ResolvedOptions, request: ModelRequest): AsyncGe
 
 /** Everything fixed for one call, built before the first await: the loop may append to the history later. */
 function startCall(options: ResolvedOptions, request: ModelRequest): CallPlan {
-  const body = JSON.stringify(toWireRequest(request, options));
+  const body = JSON.stringify(options.api === 'responses' ? toResponsesRequest(request, options) : toWireRequest(request, options));
   return { options, body, ids: callIdContext(request), caller: request.signal, deadline: new CallDeadline(options.timeoutMs, request.signal) };
 }
 

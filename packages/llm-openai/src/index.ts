@@ -4,7 +4,7 @@ export type { OpenAIModel } from './create-openai-model.js';
 export { openAIModelFromEnv } from './openai-model-from-env.js';
 export type { OpenAIModelFromEnvOptions } from './openai-model-from-env.js';
 
-export type { OpenAIModelOptions } from './openai-model-options.js';
+export type { OpenAIApi, OpenAIModelOptions } from './openai-model-options.js';
 export { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_RETRIES, DEFAULT_MAX_RETRY_DELAY_MS, DEFAULT_TIMEOUT_MS } from './openai-model-options.js';
 
 export { OpenAIError, isOpenAIError } from './openai-error.js';

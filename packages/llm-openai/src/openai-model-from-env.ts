@@ -8,8 +8,8 @@ export interface OpenAIModelFromEnvOptions extends Partial<OpenAIModelOptions> {
 }
 
 /**
- * `createOpenAIModel` configured from `OPENAI_BASE_URL`, `OPENAI_API_KEY` and `OPENAI_MODEL`
- * (blank counts as unset); an option given here wins over its variable. Throws
+ * `createOpenAIModel` configured from `OPENAI_BASE_URL`, `OPENAI_API_KEY` and `OPENAI_MODEL`, and
+ * `OPENAI_API` (`chat`, the default, or `responses`; blank counts as unset); an option given here wins over its variable. Throws
  * `OpenAIError('INVALID_CONFIG')` naming every missing variable, and whatever `createOpenAIModel`
  * throws for a bad value. The key never appears in a message.
  */
@@ -22,6 +22,7 @@ export function openAIModelFromEnv(options: OpenAIModelFromEnvOptions = {}): Ope
   const baseURL = rest.baseURL ?? read('OPENAI_BASE_URL');
   const apiKey = rest.apiKey ?? read('OPENAI_API_KEY');
   const model = rest.model ?? read('OPENAI_MODEL');
+  const api = rest.api ?? (read('OPENAI_API') as OpenAIModelOptions['api']);
 
   const missing = [
     ...(baseURL === undefined ? ['OPENAI_BASE_URL (e.g. https://api.openai.com/v1)'] : []),
@@ -34,5 +35,5 @@ export function openAIModelFromEnv(options: OpenAIModelFromEnvOptions = {}): Ope
       `Missing environment variable${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}. Set ${missing.length > 1 ? 'them' : 'it'}, or pass the matching option (baseURL, apiKey, model) to openAIModelFromEnv().`,
     );
   }
-  return createOpenAIModel({ ...rest, baseURL, apiKey, model });
+  return createOpenAIModel({ ...rest, baseURL, apiKey, model, ...(api !== undefined && { api }) });
 }

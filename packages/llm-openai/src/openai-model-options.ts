@@ -5,8 +5,14 @@ import type { RetryEvent } from './with-model-retry.js';
 
 /** Options of `createOpenAIModel`. Only `baseURL`, `apiKey` and `model` are required. */
 export interface OpenAIModelOptions {
-  /** The API root, e.g. `https://api.openai.com/v1`, `http://localhost:11434/v1`. A URL ending in `/chat/completions` is accepted as is. */
+  /** The API root, e.g. `https://api.openai.com/v1`, `http://localhost:11434/v1`. A URL ending in the endpoint (`/chat/completions`, `/responses`) is accepted as is. */
   readonly baseURL: string;
+  /**
+   * Which API to speak: `'chat'` (Chat Completions, the default, what every OpenAI-compatible server
+   * has) or `'responses'` (OpenAI's Responses API: reasoning models keep their encrypted reasoning
+   * between tool turns). `OPENAI_API=responses` in the environment for `openAIModelFromEnv()`.
+   */
+  readonly api?: OpenAIApi;
   /** Sent as `Authorization: Bearer <apiKey>`; `''` sends no Authorization header (local servers). */
   readonly apiKey: string;
   /** The model id the endpoint knows, e.g. `gpt-4.1-mini`, `deepseek-chat`. */
@@ -45,8 +51,12 @@ export interface OpenAIModelOptions {
   readonly onRetry?: (event: RetryEvent) => void;
 }
 
+/** The wire an `OpenAIModel` speaks. */
+export type OpenAIApi = 'chat' | 'responses';
+
 /** The options, checked, with defaults filled in. */
 export interface ResolvedOptions {
+  readonly api: OpenAIApi;
   readonly target: RequestTarget;
   readonly model: string;
   readonly headers: Headers;
@@ -86,6 +96,8 @@ export function resolveOptions(options: OpenAIModelOptions): ResolvedOptions {
   if (!SEND_REASONING.has(sendReasoning)) throw invalid(`sendReasoning must be 'when-present', 'with-tool-calls' or 'never', got ${JSON.stringify(sendReasoning)}.`);
   if (options.thinkTags !== undefined && typeof options.thinkTags !== 'boolean') throw invalid(`thinkTags must be true or false, got ${JSON.stringify(options.thinkTags)}.`);
   if (options.acceptsImages !== undefined && typeof options.acceptsImages !== 'boolean') throw invalid(`acceptsImages must be true or false, got ${JSON.stringify(options.acceptsImages)}.`);
+  const api = options.api ?? 'chat';
+  if (api !== 'chat' && api !== 'responses') throw invalid(`api must be 'chat' or 'responses', got ${JSON.stringify(api)}.`);
   const fetchImpl = options.fetch ?? globalThis.fetch;
   if (typeof fetchImpl !== 'function') throw invalid('fetch must be a function.');
 
@@ -98,7 +110,8 @@ export function resolveOptions(options: OpenAIModelOptions): ResolvedOptions {
   }
 
   return {
-    target: requestTarget(options.baseURL),
+    api,
+    target: requestTarget(options.baseURL, api === 'responses' ? '/responses' : '/chat/completions'),
     model: options.model.trim(),
     headers,
     secrets,

@@ -3,7 +3,7 @@ import { createParser, type EventSourceMessage, type ParseError } from 'eventsou
 import type { IdleTimer } from './idle-timer.js';
 import { isErrorPayload } from './error-payload.js';
 import { OpenAIError } from './openai-error.js';
-import type { TurnAccumulator } from './turn-accumulator.js';
+import type { TurnReader } from './turn-reader.js';
 
 /** What reading one streamed answer needs besides the bytes. */
 export interface SseTurnContext {
@@ -29,7 +29,7 @@ const MAX_BUFFER_CHARS = 16 * 1024 * 1024;
  * the input ends or breaks before every choice finished, `INVALID_RESPONSE` for a data event that
  * is not JSON, the provider's error for an error event, and rethrows read failures as they are.
  */
-export async function* readSseTurn(body: ReadableStream<Uint8Array>, turn: TurnAccumulator, context: SseTurnContext): AsyncGenerator<ModelStreamEvent, void> {
+export async function* readSseTurn(body: ReadableStream<Uint8Array>, turn: TurnReader, context: SseTurnContext): AsyncGenerator<ModelStreamEvent, void> {
   const pending: ModelStreamEvent[] = [];
   let failure: unknown;
   let stopped = false;
@@ -59,7 +59,9 @@ export async function* readSseTurn(body: ReadableStream<Uint8Array>, turn: TurnA
       // it must not turn what was said so far into a finished answer.
       if (isErrorPayload(chunk)) throw context.providerError(chunk);
       if (message.event === 'error') throw context.providerError({ error: chunk });
-      pending.push(...turn.acceptChunk(chunk));
+      pending.push(...turn.acceptChunk(chunk, message.event));
+      if (turn.failure !== undefined) throw context.providerError(turn.failure);
+      if (turn.ended) stopped = true;
     } catch (error) {
       failure = error;
     }
@@ -110,7 +112,7 @@ export async function* readSseTurn(body: ReadableStream<Uint8Array>, turn: TurnA
   if (!turn.complete) {
     throw new OpenAIError(
       'INCOMPLETE_STREAM',
-      `The stream from ${context.display} ended before the answer finished (no finish_reason after ${events} data events). Nothing from this attempt was returned.`,
+      `The stream from ${context.display} ended before the answer finished (no finish after ${events} data events). Nothing from this attempt was returned.`,
       { retryable: true },
     );
   }

@@ -2,12 +2,13 @@ import type { ModelStreamEvent } from '@weir/core';
 import { errorFromResponse, type ErrorContext } from './error-from-response.js';
 import type { IdleTimer } from './idle-timer.js';
 import { isErrorPayload, statusNamedBy } from './error-payload.js';
+import { isRecord } from './is-record.js';
 import { OpenAIError } from './openai-error.js';
 import { MAX_EXCERPT_CHARS } from './parse-error-body.js';
 import { readBodyText } from './read-body-text.js';
 import { readSseTurn } from './read-sse-turn.js';
 import { redactSecrets } from './redact-secrets.js';
-import type { TurnAccumulator } from './turn-accumulator.js';
+import type { TurnReader } from './turn-reader.js';
 
 /** What reading one response needs besides the response. */
 export interface ReadTurnContext {
@@ -20,6 +21,15 @@ export interface ReadTurnContext {
 const MAX_ERROR_BODY_CHARS = 64 * 1024;
 /** A whole JSON answer may be this long. */
 const MAX_JSON_BODY_CHARS = 32 * 1024 * 1024;
+/** Statuses of the error codes the Responses API sends in `error` events and `response.failed` (no status of their own). */
+const STATUS_OF_CODE: Readonly<Record<string, number>> = {
+  rate_limit_exceeded: 429,
+  insufficient_quota: 429,
+  server_error: 500,
+  invalid_request_error: 400,
+  invalid_prompt: 400,
+  context_length_exceeded: 400,
+};
 const SSE_START = /^(?:data|event|id|retry)?:/m;
 
 /**
@@ -30,7 +40,7 @@ const SSE_START = /^(?:data|event|id|retry)?:/m;
  * lines allowed. A body of another type is sniffed, then refused with a hint about the base URL.
  * Throws `OpenAIError`s, and rethrows read failures as they are.
  */
-export async function* readTurn(response: Response, turn: TurnAccumulator, context: ReadTurnContext): AsyncGenerator<ModelStreamEvent, void> {
+export async function* readTurn(response: Response, turn: TurnReader, context: ReadTurnContext): AsyncGenerator<ModelStreamEvent, void> {
   const { idle, errors } = context;
   if (!response.ok) {
     const text = await readBodyText(response.body, idle, MAX_ERROR_BODY_CHARS);
@@ -53,6 +63,7 @@ export async function* readTurn(response: Response, turn: TurnAccumulator, conte
       const body = parseJson(trimmed, errors);
       if (isErrorPayload(body)) throw providerError(body);
       const events = turn.acceptCompletion(body);
+      if (turn.failure !== undefined) throw providerError(turn.failure);
       for (const event of events) yield event;
     } else if (SSE_START.test(trimmed)) {
       // A stream sent with the wrong content type (text/plain, or none): read the same way.
@@ -71,12 +82,16 @@ export async function* readTurn(response: Response, turn: TurnAccumulator, conte
 
 /**
  * An error payload inside a 200 answer (`{ error }`, or vLLM's and SGLang's `{ object: 'error' }`):
- * classified by the status it names, like the same error over HTTP (a 400 is not retried, a
- * context-length message is `CONTEXT_LENGTH_EXCEEDED`); a 5xx-like outage when it names none.
+ * classified by the status it names, or the status its code stands for (the Responses API's
+ * `rate_limit_exceeded`, `server_error`... come without one), like the same error over HTTP (a 400
+ * is not retried, a context-length message is `CONTEXT_LENGTH_EXCEEDED`); a 5xx-like outage when it
+ * names none.
  */
 function errorInBody(payload: unknown, response: Response, errors: ErrorContext): OpenAIError {
   const named = isErrorPayload(payload) ? statusNamedBy(payload) : undefined;
-  return errorFromResponse(named ?? 500, response.headers, JSON.stringify(payload), errors, 'in-body');
+  const inner = isRecord(payload) ? payload['error'] : undefined;
+  const byCode = isRecord(inner) ? (STATUS_OF_CODE[String(inner['code'])] ?? STATUS_OF_CODE[String(inner['type'])]) : undefined;
+  return errorFromResponse(named ?? byCode ?? 500, response.headers, JSON.stringify(payload), errors, 'in-body');
 }
 
 function parseJson(text: string, errors: ErrorContext): unknown {

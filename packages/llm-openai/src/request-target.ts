@@ -2,7 +2,7 @@ import { OpenAIError } from './openai-error.js';
 
 /** Where the requests go, resolved once from the base URL. */
 export interface RequestTarget {
-  /** The Chat Completions URL, query string kept (Azure's `api-version` lives there). */
+  /** The endpoint's URL, query string kept (Azure's `api-version` lives there). */
   readonly href: string;
   /** The same URL without query string or credentials: safe for messages and logs. */
   readonly display: string;
@@ -12,14 +12,15 @@ export interface RequestTarget {
   readonly base: string;
 }
 
-const ENDPOINT = '/chat/completions';
+/** The endpoints a pasted base URL may already end with. */
+const ENDPOINTS = ['/chat/completions', '/responses'];
 
 /**
- * Resolves `baseURL` to the Chat Completions URL: `<base>/chat/completions`, or `baseURL` itself when
- * it already ends with `/chat/completions` (a common paste). Throws `OpenAIError('INVALID_CONFIG')`
- * for a URL that does not parse or is not http(s).
+ * Resolves `baseURL` to the URL of `endpoint` (`/chat/completions` by default, or `/responses`):
+ * `<base><endpoint>`, with a pasted endpoint at the end of `baseURL` taken off first (a common
+ * paste). Throws `OpenAIError('INVALID_CONFIG')` for a URL that does not parse or is not http(s).
  */
-export function requestTarget(baseURL: string): RequestTarget {
+export function requestTarget(baseURL: string, endpoint = '/chat/completions'): RequestTarget {
   let url: URL;
   try {
     url = new URL(baseURL.trim());
@@ -30,8 +31,9 @@ export function requestTarget(baseURL: string): RequestTarget {
     throw new OpenAIError('INVALID_CONFIG', `The base URL must be http or https, got "${url.protocol}". Set OPENAI_BASE_URL (or baseURL) to e.g. https://api.openai.com/v1.`);
   }
   const path = url.pathname.replace(/\/+$/, '');
-  const basePath = path.endsWith(ENDPOINT) ? path.slice(0, -ENDPOINT.length) : path;
-  url.pathname = `${basePath}${ENDPOINT}`;
+  const pasted = ENDPOINTS.find((known) => path.endsWith(known));
+  const basePath = pasted === undefined ? path : path.slice(0, -pasted.length);
+  url.pathname = `${basePath}${endpoint}`;
   const display = `${url.origin}${url.pathname}`;
   return {
     href: url.href,

@@ -5,6 +5,7 @@ import { toFinishReason } from './to-finish-reason.js';
 import { ThinkTagSplitter, type ContentPiece } from './think-tag-splitter.js';
 import { toUsage } from './to-usage.js';
 import { ToolCallAssembler, type CallIdContext } from './tool-call-assembler.js';
+import type { TurnReader } from './turn-reader.js';
 
 /** How an answer's content is read. */
 export interface TurnOptions {
@@ -22,7 +23,11 @@ export interface TurnOptions {
  * Cortex among them, send no `finish_reason` at all). Anything else is a failed attempt, never a
  * short answer.
  */
-export class TurnAccumulator {
+export class TurnAccumulator implements TurnReader {
+  /** Chat Completions ends with `[DONE]` (or the end of the body), never with an event of its own. */
+  readonly ended = false;
+  /** Chat Completions sends failures as `{ error }` chunks, read by the transport. */
+  readonly failure = undefined;
   readonly #ids: CallIdContext;
   readonly #text: string[] = [];
   readonly #reasoning: string[] = [];
