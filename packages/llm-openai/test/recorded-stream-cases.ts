@@ -1,9 +1,11 @@
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import type { FinishReason, Usage } from '@weir/core';
+import { sharedFixture } from '../../../test/shared-fixtures.js';
 import type { ScriptedResponse } from './loopback-server.js';
 
-/** One entry of `fixtures/recorded-streams/manifest.json` (see the README there). */
+/** One entry of `recorded-streams/manifest.json` in the shared fixtures (see the README there). */
 export interface Recording {
   readonly id: string;
   readonly file: string;
@@ -16,13 +18,20 @@ export interface Recording {
   readonly note?: string;
 }
 
-const FOLDER = new URL('./fixtures/recorded-streams/', import.meta.url);
+/**
+ * `recorded-streams/` of the shared fixtures beside the clone: other projects' recordings, read where they
+ * lie and never copied into the repository. Undefined where it is absent (a clone with no `shared/`
+ * beside it), after one line on standard error saying what is skipped.
+ */
+export const recordingsDir: string | undefined = sharedFixture('recorded-streams', 'llm-openai: the 47 recorded provider streams (test/recorded-streams.test.ts)');
 
-export const recordings: readonly Recording[] = JSON.parse(readFileSync(new URL('manifest.json', FOLDER), 'utf8')) as Recording[];
+/** The manifest's recordings; none where the folder is absent. */
+export const recordings: readonly Recording[] =
+  recordingsDir === undefined ? [] : (JSON.parse(readFileSync(join(recordingsDir, 'manifest.json'), 'utf8')) as Recording[]);
 
 /** The recorded body as text (gunzipped when the file is). */
 export function recordedBody(recording: Recording): string {
-  const bytes = readFileSync(new URL(recording.file, FOLDER));
+  const bytes = readFileSync(join(recordingsDir!, recording.file));
   return (recording.file.endsWith('.gz') ? gunzipSync(bytes) : bytes).toString('utf8');
 }
 
