@@ -7,7 +7,7 @@ import { HooksError } from '../hooks-error.js';
 /** Claude Code's default, in seconds. */
 export const DEFAULT_HOOK_TIMEOUT_S = 60;
 
-const HANDLER_KEYS = new Set(['type', 'command', 'timeout', 'failMode', 'shell', 'async', 'if', 'statusMessage', 'asyncRewake', 'once', 'name', 'description']);
+const HANDLER_KEYS = new Set(['type', 'command', 'prompt', 'url', 'headers', 'model', 'timeout', 'failMode', 'shell', 'async', 'if', 'statusMessage', 'asyncRewake', 'once', 'name', 'description']);
 
 /**
  * Reads the `hooks` of every layer into entries, in layer order (each file's own order kept).
@@ -20,13 +20,13 @@ export function readHookLayers(layers: readonly HookLayer[]): HookEntry[] {
   const entries: HookEntry[] = [];
   for (const layer of layers) {
     if (layer.hooks === undefined || layer.hooks === null) continue;
-    const bad = (where: string, why: string) => new HooksError('INVALID_HOOKS', `The settings file ${layer.file} is not valid: ${where} ${why}.`);
-    if (typeof layer.hooks !== 'object' || Array.isArray(layer.hooks)) throw bad('"hooks"', 'must be an object of event names');
+    const bad = (where: string, why: string) => new HooksError('INVALID_HOOKS', `The settings file ${layer.file} is not valid: "${where}" ${why}.`);
+    if (typeof layer.hooks !== 'object' || Array.isArray(layer.hooks)) throw bad('hooks', 'must be an object of event names');
     for (const [eventName, groups] of Object.entries(layer.hooks as Record<string, unknown>)) {
       const known = hookEventOf(eventName);
-      if (!Array.isArray(groups)) throw bad(`"hooks.${eventName}"`, 'must be an array of { "matcher", "hooks" } groups');
+      if (!Array.isArray(groups)) throw bad(`hooks.${eventName}`, 'must be an array of { "matcher", "hooks" } groups');
       groups.forEach((group: unknown, groupIndex) => {
-        const where = `"hooks.${eventName}[${groupIndex}]"`;
+        const where = `hooks.${eventName}[${groupIndex}]`;
         if (typeof group !== 'object' || group === null || Array.isArray(group)) throw bad(where, 'must be an object with "hooks"');
         const { matcher, hooks } = group as { matcher?: unknown; hooks?: unknown };
         if (matcher !== undefined && matcher !== null && typeof matcher !== 'string') throw bad(`${where}.matcher`, 'must be a string');
