@@ -92,7 +92,7 @@ describe('a turn between UserPromptSubmit and Stop', () => {
     const stops = readFileSync(join(p.dir, 'stops.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
     expect(stops.map((stop) => stop.stop_hook_active)).toEqual([false, true, true]);
     expect(stops[0]).toMatchObject({ hook_event_name: 'Stop', last_assistant_message: 'done?' });
-    model.assertUsed?.();
+    model.assertAllUsed();
     await harness.close();
   });
 
