@@ -108,3 +108,6 @@ export { importPlugin, loadPlugins } from './plugins/import-plugin.js';
 export type { ImportPluginOptions } from './plugins/import-plugin.js';
 
 export { argumentsHash, canonicalJson } from './canonical-json.js';
+
+// The pieces of an HTTP model adapter: deadline, idle timer, retries with backoff and server hints, redaction.
+export * from './model-http/index.js';

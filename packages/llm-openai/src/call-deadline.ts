@@ -1,37 +1,9 @@
+import { CallDeadline as SharedDeadline } from '@weir/core';
 import { OpenAIError } from './openai-error.js';
 
-/**
- * The overall deadline of one model call, its retries and waits included, fused with the caller's
- * signal. `signal` aborts on either; its reason is the caller's own, or an `OpenAIError('TIMEOUT')`.
- * Timers are the global ones, so fake timers drive them. Call `dispose` when the call settles.
- */
-export class CallDeadline {
-  /** Aborts when the caller aborts or the deadline passes. */
-  readonly signal: AbortSignal;
-  /** Aborts only when the deadline passes. */
-  readonly expired: AbortSignal;
-  readonly #end: number;
-  readonly #timer: ReturnType<typeof setTimeout> | undefined;
-
-  /** Throws nothing; a `timeoutMs` of `Infinity` means no deadline. */
+/** Core's call deadline, whose expiry is an `OpenAIError('TIMEOUT')`. */
+export class CallDeadline extends SharedDeadline {
   constructor(timeoutMs: number, caller: AbortSignal | undefined) {
-    const controller = new AbortController();
-    this.expired = controller.signal;
-    this.#end = Date.now() + timeoutMs;
-    this.#timer = Number.isFinite(timeoutMs)
-      ? setTimeout(() => {
-          controller.abort(new OpenAIError('TIMEOUT', `No complete answer within ${timeoutMs} ms (timeoutMs), retries included. Raise timeoutMs for slow models, or check the server.`));
-        }, timeoutMs)
-      : undefined;
-    this.signal = caller === undefined ? controller.signal : AbortSignal.any([caller, controller.signal]);
-  }
-
-  /** Milliseconds left before the deadline (`Infinity` without one). */
-  remainingMs(): number {
-    return this.#end - Date.now();
-  }
-
-  dispose(): void {
-    clearTimeout(this.#timer);
+    super(timeoutMs, caller, (ms) => new OpenAIError('TIMEOUT', `No complete answer within ${ms} ms (timeoutMs), retries included. Raise timeoutMs for slow models, or check the server.`));
   }
 }

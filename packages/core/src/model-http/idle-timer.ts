@@ -1,0 +1,36 @@
+/**
+ * Fires `onIdle` when `touch` has not been called for `ms`: the server has gone silent. Any bytes
+ * count, keep-alive comments included, so a queued request that is kept alive does not time out,
+ * while a dead connection is noticed long before the overall deadline. `pause` stops the clock while
+ * the consumer, not the server, is the slow one. `ms` of `Infinity` disables it. Never throws.
+ */
+export class IdleTimer {
+  readonly #ms: number;
+  readonly #onIdle: () => void;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #stopped = false;
+
+  constructor(ms: number, onIdle: () => void) {
+    this.#ms = ms;
+    this.#onIdle = onIdle;
+  }
+
+  /** Restarts the clock. */
+  touch(): void {
+    if (this.#stopped || !Number.isFinite(this.#ms)) return;
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(this.#onIdle, this.#ms);
+  }
+
+  /** Stops the clock until the next `touch`. */
+  pause(): void {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+
+  /** Stops for good. */
+  stop(): void {
+    this.#stopped = true;
+    this.pause();
+  }
+}
