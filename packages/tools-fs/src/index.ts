@@ -12,3 +12,11 @@ export type { FindFilesValue } from './tools/find-files-tool.js';
 export type { SearchFilesValue, SearchMatch } from './tools/search-files-tool.js';
 export type { WriteFileValue } from './tools/write-file-tool.js';
 export type { EditFileValue } from './tools/edit-file-tool.js';
+
+export { openCheckpoints, Checkpoints } from './checkpoints/open-checkpoints.js';
+export type { CheckpointsOptions, CheckpointTurn, RewindOptions } from './checkpoints/open-checkpoints.js';
+export type { RewindReport, RewindConflict, StepHook } from './checkpoints/run-journal.js';
+export type { RewindScope } from './checkpoints/checkpoint-log.js';
+export type { ShellCheckpointOptions } from './checkpoints/command-snapshotter.js';
+export { CheckpointError } from './checkpoints/checkpoint-error.js';
+export type { CheckpointErrorCode } from './checkpoints/checkpoint-error.js';

@@ -1,10 +1,10 @@
 import type { BigIntStats } from 'node:fs';
-import { lstat, open, readlink, type FileHandle } from 'node:fs/promises';
+import { lstat, open, readlink, unlink, type FileHandle } from 'node:fs/promises';
 import type { PathIntent, PathResolution, Sandbox } from '@weir/core';
 import { checkPathSyntax } from './check-path-syntax.js';
-import { errnoCode, FsError, quote, refusal, type FsRefusal } from '../fs-error.js';
+import { errnoCode, errnoRefusal, FsError, quote, refusal, type FsRefusal } from '../fs-error.js';
 import { locatePhysical, type Located } from './locate-physical.js';
-import { assertOpenedInside, assertOpenedInsideSync, changed, openDirectoryBeneath, openRegularFile, type OpenDirectory } from './open-directory.js';
+import { assertOpenedInside, assertOpenedInsideSync, changed, openDirectoryBeneath, openRegularFile, syncDirectory, type OpenDirectory } from './open-directory.js';
 import type { OpenStrategy } from './held-directory.js';
 import { writeAtomically } from './write-atomically.js';
 import { canonicalRoot, type WorkspaceRoot } from './workspace-root.js';
@@ -22,6 +22,8 @@ export interface ReplaceOptions {
   /** The new content, given the file being replaced (open, checked) or `undefined` when creating. */
   readonly produce: (existing: OpenedFile | undefined) => Promise<Uint8Array>;
   readonly signal?: AbortSignal;
+  /** Permission bits of the new file; default those of the file it replaces (a new one: 0o666 minus the umask). */
+  readonly mode?: number;
 }
 
 /**
@@ -183,7 +185,7 @@ export class Workspace implements Sandbox {
         const data = await options.produce(existing);
         await writeAtomically(directory, leaf, data, {
           display,
-          mode: existing === undefined ? undefined : Number(existing.stat.mode & 0o777n),
+          mode: options.mode ?? (existing === undefined ? undefined : Number(existing.stat.mode & 0o777n)),
           beforeRename: async () => {
             options.signal?.throwIfAborted();
             await assertUnchanged(directory, leaf, existing?.stat, display);
@@ -193,6 +195,36 @@ export class Workspace implements Sandbox {
       } finally {
         await existing?.handle.close();
       }
+    } finally {
+      await directory.close();
+    }
+  }
+
+  /**
+   * Removes a located file (intent `write`): walks to its directory beneath the root, opens the
+   * file no-follow, checks it is the one located and lets `check` look at it (it throws to keep
+   * the file), unlinks the name unless it changed meanwhile, and syncs the directory. For rewinds.
+   * Throws `FsError`.
+   */
+  async removeFile(located: Located, display: string, check: (existing: OpenedFile) => Promise<void>): Promise<void> {
+    const names = located.relativePath.split('/');
+    const leaf = names.pop();
+    if (leaf === undefined || located.relativePath === '.') throw new FsError('IS_A_DIRECTORY', `${display} is a directory.`);
+    const directory = await openDirectoryBeneath(this.#root, this.strategy, names, display);
+    try {
+      const existing = await openRegularFile(directory, leaf, display);
+      try {
+        if (!sameFile(existing.stat, located.stat)) throw changed(display);
+        await assertOpenedInside(this.#root, existing.handle, this.strategy, display);
+        await check(existing);
+        await assertUnchanged(directory, leaf, existing.stat, display);
+        await unlink(directory.child(leaf)).catch((error: unknown) => {
+          throw FsError.from(errnoRefusal(error, display));
+        });
+      } finally {
+        await existing.handle.close();
+      }
+      await syncDirectory(directory.handle);
     } finally {
       await directory.close();
     }
