@@ -12,15 +12,38 @@ export interface SettingsSources {
   readonly project?: string;
   /** The administrator's managed file (for example `/etc/weir/managed-settings.json`). */
   readonly managed?: string;
+  /**
+   * `compat` from the project's `weir.config.json` (the user's settings may say it too): with
+   * `claude: true`, the project's `.claude/settings.json` and `.claude/settings.local.json` are read
+   * as well, unchanged, for their `hooks` (the one switch for everything weir reads of that format).
+   */
+  readonly compat?: CompatSettings;
+}
+
+/** What weir reads of other agents' formats. */
+export interface CompatSettings {
+  /** Claude Code's project files (`.claude/settings.json`, `.claude/settings.local.json`, and issue 33's `CLAUDE.md`, skills...). */
+  readonly claude?: boolean;
 }
 
 /** One layer, as read. */
 export interface SettingsLayer {
-  readonly name: 'managed' | 'user' | 'project';
+  readonly name: 'managed' | 'user' | 'project' | 'claude-project' | 'claude-local';
   /** The file it was read from; `undefined` when the source was not given. */
   readonly file: string | undefined;
   readonly mode: SafetyMode | undefined;
   readonly rules: readonly PermissionRule[];
+  /** The layer's `hooks` section as written (`@weir/hooks` checks it); `undefined` when it has none. */
+  readonly hooks: unknown;
+}
+
+/** A settings layer's hooks, in the shape `commandHooks({ layers })` of `@weir/hooks` takes. */
+export interface HookSettingsLayer {
+  readonly name: SettingsLayer['name'];
+  readonly file: string;
+  readonly hooks: unknown;
+  /** The managed and user layers always; the project's (and its `.claude/` files) once the folder is trusted. */
+  readonly trusted: boolean;
 }
 
 /** The layered settings, read and checked: what `safety({ settings })` takes. */
@@ -34,16 +57,23 @@ export interface SafetySettings {
   readonly projectTrusted: boolean;
   /** The project's canonical root, when a project was given. */
   readonly projectRoot: string | undefined;
+  /** The compat switch, from the sources or the user's settings (either turns it on). */
+  readonly compat: { readonly claude: boolean };
+  /** With `compat.claude`: the project's `.claude/settings.json` and `.claude/settings.local.json` (their `hooks` only). */
+  readonly claude: readonly SettingsLayer[];
 }
+
+/** Claude Code's project settings files, read when `compat.claude` is on. */
+export const CLAUDE_PROJECT_SETTINGS_FILES = [join('.claude', 'settings.json'), join('.claude', 'settings.local.json')] as const;
 
 /** The project layer's file inside a workspace root. */
 export const PROJECT_SETTINGS_FILE = join('.weir', 'settings.json');
 
 const SAFETY_KEYS = new Set(['mode', 'rules', 'locked']);
-const TOP_KEYS: Readonly<Record<SettingsLayer['name'], ReadonlySet<string>>> = {
-  managed: new Set(['safety']),
-  user: new Set(['safety', 'trustedFolders']),
-  project: new Set(['safety']),
+const TOP_KEYS: Readonly<Record<'managed' | 'user' | 'project', ReadonlySet<string>>> = {
+  managed: new Set(['safety', 'hooks']),
+  user: new Set(['safety', 'trustedFolders', 'hooks', 'compat']),
+  project: new Set(['safety', 'hooks']),
 };
 
 /**
@@ -60,6 +90,8 @@ export async function loadSafetySettings(sources: SettingsSources = {}): Promise
   const projectRaw = await readLayer('project', projectRoot === undefined ? undefined : join(projectRoot, PROJECT_SETTINGS_FILE));
   const trusted = userRaw.trustedFolders;
   const projectTrusted = projectRoot !== undefined && (await isTrusted(projectRoot, trusted));
+  const compat = Object.freeze({ claude: sources.compat?.claude === true || userRaw.compat.claude === true });
+  const claude = compat.claude && projectRoot !== undefined ? await Promise.all(CLAUDE_PROJECT_SETTINGS_FILES.map((file, index) => readClaudeLayer(index === 0 ? 'claude-project' : 'claude-local', join(projectRoot, file)))) : [];
   return Object.freeze({
     managed: managedRaw.layer,
     user: userRaw.layer,
@@ -67,17 +99,61 @@ export async function loadSafetySettings(sources: SettingsSources = {}): Promise
     locked: managedRaw.locked,
     projectTrusted,
     projectRoot,
+    compat,
+    claude: Object.freeze(claude.filter((layer): layer is SettingsLayer => layer !== undefined)),
   });
+}
+
+/**
+ * Every layer's `hooks`, in the order they run (managed, user, project, then the project's
+ * `.claude/` files), each marked trusted or not: hand them to `commandHooks({ layers })`.
+ */
+export function hookLayers(settings: SafetySettings): HookSettingsLayer[] {
+  const layers: HookSettingsLayer[] = [];
+  const add = (layer: SettingsLayer, trusted: boolean) => {
+    if (layer.file !== undefined && layer.hooks !== undefined) layers.push(Object.freeze({ name: layer.name, file: layer.file, hooks: layer.hooks, trusted }));
+  };
+  add(settings.managed, true);
+  add(settings.user, true);
+  add(settings.project, settings.projectTrusted);
+  for (const layer of settings.claude) add(layer, settings.projectTrusted);
+  return layers;
+}
+
+/**
+ * Another agent's file, read as it is: only its `hooks` matter to weir, the rest (its permissions,
+ * model, env) is that agent's business and is not checked. Missing: `undefined`. Not JSON:
+ * `INVALID_SETTINGS`, so hooks a user counts on never silently vanish.
+ */
+async function readClaudeLayer(name: 'claude-project' | 'claude-local', file: string): Promise<SettingsLayer | undefined> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw bad(file, `it cannot be read (${(error as Error).message})`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = text.trim() === '' ? {} : JSON.parse(text);
+  } catch (error) {
+    throw bad(file, `it is not JSON (${(error as Error).message})`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw bad(file, 'it must hold a JSON object');
+  return Object.freeze({ name, file, mode: undefined, rules: Object.freeze([]), hooks: (parsed as { hooks?: unknown }).hooks });
 }
 
 interface RawLayer {
   readonly layer: SettingsLayer;
   readonly locked: boolean;
   readonly trustedFolders: readonly string[];
+  readonly compat: CompatSettings;
 }
 
-async function readLayer(name: SettingsLayer['name'], file: string | undefined): Promise<RawLayer> {
-  const empty: RawLayer = { layer: Object.freeze({ name, file, mode: undefined, rules: Object.freeze([]) }), locked: false, trustedFolders: [] };
+type WeirLayerName = 'managed' | 'user' | 'project';
+
+async function readLayer(name: WeirLayerName, file: string | undefined): Promise<RawLayer> {
+  const empty: RawLayer = { layer: Object.freeze({ name, file, mode: undefined, rules: Object.freeze([]), hooks: undefined }), locked: false, trustedFolders: [], compat: {} };
   if (file === undefined) return empty;
   let text: string;
   try {
@@ -96,7 +172,7 @@ async function readLayer(name: SettingsLayer['name'], file: string | undefined):
 }
 
 /** Checks one layer's content. Exported for tests and for settings that do not live in files. */
-export function parseLayer(name: SettingsLayer['name'], file: string, parsed: unknown): RawLayer {
+export function parseLayer(name: WeirLayerName, file: string, parsed: unknown): RawLayer {
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw bad(file, 'it must hold a JSON object');
   const record = parsed as Record<string, unknown>;
   for (const key of Object.keys(record)) {
@@ -122,10 +198,18 @@ export function parseLayer(name: SettingsLayer['name'], file: string, parsed: un
   if (!Array.isArray(trustedFolders) || !trustedFolders.every((folder) => typeof folder === 'string' && folder !== '')) {
     throw bad(file, '"trustedFolders" must be an array of folder paths');
   }
+  const compat = record.compat ?? {};
+  if (typeof compat !== 'object' || compat === null || Array.isArray(compat)) throw bad(file, '"compat" must be an object such as { "claude": true }');
+  for (const [key, value] of Object.entries(compat)) {
+    if (key !== 'claude') throw bad(file, `unknown key ${JSON.stringify(key)} in "compat" (expected claude)`);
+    if (typeof value !== 'boolean') throw bad(file, '"compat.claude" must be true or false');
+  }
+  if (record.hooks !== undefined && (typeof record.hooks !== 'object' || record.hooks === null || Array.isArray(record.hooks))) throw bad(file, '"hooks" must be an object of event names');
   return {
-    layer: Object.freeze({ name, file, mode: safety.mode as SafetyMode | undefined, rules: Object.freeze([...rules]) }),
+    layer: Object.freeze({ name, file, mode: safety.mode as SafetyMode | undefined, rules: Object.freeze([...rules]), hooks: record.hooks }),
     locked: safety.locked === true,
     trustedFolders,
+    compat: compat as CompatSettings,
   };
 }
 
