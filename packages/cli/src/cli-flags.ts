@@ -52,11 +52,15 @@ const OPTIONS = {
   version: { type: 'boolean', short: 'v' },
 } as const;
 
+/** What each flag with a value takes, as the usage text names it. */
+const PLACEHOLDERS: Readonly<Record<string, string>> = { workspace: '<folder>', config: '<file>', model: '<id>', 'base-url': '<url>', mode: '<mode>', resume: '<id>' };
+
 const COMMANDS = new Set(['run', 'sessions', 'trust']);
 
 /**
- * Parses weir's command line strictly: an unknown flag, a flag missing its value, an unknown
- * command or a missing prompt throws a `UsageError` (exit status 2) naming it.
+ * Parses weir's command line strictly: an unknown flag, a flag missing its value or given an
+ * empty one (`--workspace=`), an unknown command or a missing prompt throws a `UsageError` (exit
+ * status 2) naming it.
  */
 export function parseCliFlags(args: readonly string[]): CliFlags {
   let parsed;
@@ -69,6 +73,13 @@ export function parseCliFlags(args: readonly string[]): CliFlags {
     throw error;
   }
   const { values, positionals } = parsed;
+  for (const [name, option] of Object.entries(OPTIONS)) {
+    const value = (values as Record<string, unknown>)[name];
+    // `--workspace=` would run in the current folder, `--resume=` look for a session named "": a value was meant.
+    if (option.type === 'string' && typeof value === 'string' && value.trim() === '') {
+      throw new UsageError(`--${name} needs a value, and it was given an empty one (--${name}=${PLACEHOLDERS[name] ?? '<value>'}). Run weir --help for the flags.`);
+    }
+  }
   const [first, ...rest] = positionals;
   let command: CliCommand = 'interactive';
   let words: string[] = positionals;

@@ -216,7 +216,7 @@ describe('weir run: models and flags', () => {
 
   it('an unknown flag, a flag without its value and a missing prompt are usage errors (exit status 2)', async () => {
     sandbox = makeSandbox();
-    for (const args of [['run', '--nope', 'x'], ['run', '--resume'], ['run'], ['frobnicate']]) {
+    for (const args of [['run', '--nope', 'x'], ['run', '--resume'], ['run'], ['frobnicate'], ['run', '--workspace=', 'hello']]) {
       const result = await run(args);
       expect(result.code, args.join(' ')).toBe(2);
       expect(lines(result.stderr), args.join(' ')).toEqual([expect.stringMatching(/^\[error\] /)]);
