@@ -108,6 +108,7 @@ export { importPlugin, loadPlugins } from './plugins/import-plugin.js';
 export type { ImportPluginOptions } from './plugins/import-plugin.js';
 
 export { argumentsHash, canonicalJson } from './canonical-json.js';
+export { redactUrl } from './redact-url.js';
 
 // The pieces of an HTTP model adapter: deadline, idle timer, retries with backoff and server hints, redaction.
 export * from './model-http/index.js';

@@ -18,6 +18,17 @@ describe('requestTarget', () => {
     expect(target.display).toBe('https://example.openai.azure.com/openai/deployments/gpt/chat/completions');
   });
 
+  it('a base URL that does not parse is shown without its password or query values', () => {
+    let caught: unknown;
+    try {
+      requestTarget('https://user:hunter 2@example.com/v1?api_key=sk-live-1');
+    } catch (error) {
+      caught = error;
+    }
+    expect(isOpenAIError(caught, 'INVALID_CONFIG')).toBe(true);
+    expect((caught as Error).message).not.toMatch(/hunter|sk-live/);
+  });
+
   it('knows whether the base URL has a version segment', () => {
     expect(requestTarget('https://api.openai.com/v1').hasVersionSegment).toBe(true);
     expect(requestTarget('https://generativelanguage.googleapis.com/v1beta/openai').hasVersionSegment).toBe(true);

@@ -1,3 +1,4 @@
+import { redactUrl } from '@weir/core';
 import { OpenAIError } from './openai-error.js';
 
 /** Where the requests go, resolved once from the base URL. */
@@ -25,7 +26,7 @@ export function requestTarget(baseURL: string, endpoint = '/chat/completions'): 
   try {
     url = new URL(baseURL.trim());
   } catch {
-    throw new OpenAIError('INVALID_CONFIG', `The base URL "${baseURL}" is not a URL. Set OPENAI_BASE_URL (or baseURL) to e.g. https://api.openai.com/v1.`);
+    throw new OpenAIError('INVALID_CONFIG', `The base URL "${redactUrl(baseURL)}" is not a URL. Set OPENAI_BASE_URL (or baseURL) to e.g. https://api.openai.com/v1.`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new OpenAIError('INVALID_CONFIG', `The base URL must be http or https, got "${url.protocol}". Set OPENAI_BASE_URL (or baseURL) to e.g. https://api.openai.com/v1.`);

@@ -14,6 +14,8 @@ export interface ClientSdk {
   readonly Client: typeof ClientModule.Client;
   readonly StreamableHTTPClientTransport: typeof StreamableHttpClientModule.StreamableHTTPClientTransport;
   readonly SSEClientTransport: typeof SseModule.SSEClientTransport;
+  /** What the Streamable HTTP client throws for an HTTP status it cannot use (`code` is the status). */
+  readonly StreamableHTTPError: typeof StreamableHttpClientModule.StreamableHTTPError;
   readonly deserializeMessage: typeof StdioFramingModule.deserializeMessage;
   readonly serializeMessage: typeof StdioFramingModule.serializeMessage;
   readonly McpError: typeof TypesModule.McpError;
@@ -67,6 +69,7 @@ export const loadClientSdk: () => Promise<ClientSdk> = loadOnce(async () => {
     Client: client.Client,
     StreamableHTTPClientTransport: streamableHttp.StreamableHTTPClientTransport,
     SSEClientTransport: sse.SSEClientTransport,
+    StreamableHTTPError: streamableHttp.StreamableHTTPError,
     deserializeMessage: framing.deserializeMessage,
     serializeMessage: framing.serializeMessage,
     McpError: types.McpError,

@@ -1,4 +1,4 @@
-import { ToolCallError, type Logger, type ToolArguments, type ToolExecution } from '@weir/core';
+import { redactUrl, ToolCallError, type Logger, type ToolArguments, type ToolExecution } from '@weir/core';
 import type { McpToolInfo } from './describe-tool.js';
 import type { ClientSdk } from './load-sdk.js';
 import { CallCancelSignal } from './call-cancel-signal.js';
@@ -7,6 +7,7 @@ import { toolValue } from './mcp-tool-value.js';
 import type { ResolvedServerOptions } from './mcp-server-options.js';
 import { openMcpSession, type McpSession } from './open-mcp-session.js';
 import { MAX_ANSWER_TEXT, OUTPUT_TOO_LARGE_RPC } from './oversized-answer.js';
+import { oneLine } from './check-tool-listing.js';
 
 /** A progress update as the core's `exec.progress` takes it. */
 interface ProgressUpdate {
@@ -64,7 +65,7 @@ export class McpServerLink {
     return this.#current().then((fresh) => this.#call(fresh, tool, args, exec));
   }
 
-  async #call(session: McpSession, tool: string, args: ToolArguments, exec: ToolExecution): Promise<object> {
+  async #call(session: McpSession, tool: string, args: ToolArguments, exec: ToolExecution, retried = false): Promise<object> {
     const cancel = new CallCancelSignal();
     const stopListening = forwardAbort(exec, cancel);
     try {
@@ -89,10 +90,35 @@ export class McpServerLink {
       const structured = result.structuredContent;
       return toolValue(parts, isRecord(structured) ? structured : undefined);
     } catch (error) {
+      const lost = !cancel.aborted && session.kind !== 'stdio' ? this.#httpLoss(error) : undefined;
+      if (lost !== undefined) {
+        // The HTTP server restarted or went away: this session is over, and the next one is a new session.
+        this.logger.warn({ server: this.options.name, reason: lost }, 'the MCP server lost the HTTP session; a new one will be made');
+        void session.close().catch(() => undefined);
+        // A session the server no longer knows (404) never ran the call: it is sent once more, on a new one.
+        if (lost === 'session' && !retried && !this.#closed) {
+          stopListening();
+          return this.#current().then((fresh) => this.#call(fresh, tool, args, exec, true));
+        }
+        throw new ToolCallError(
+          'MCP_SERVER_UNAVAILABLE',
+          `The MCP server "${this.options.name}"${this.options.kind === 'http' ? ` (${redactUrl(this.options.url)})` : ''} could not be reached for the call to "${tool}" (${oneLine(message(error))}); a new session is tried on the next call.`,
+          { cause: error },
+        );
+      }
       throw this.#explain(error, tool, session);
     } finally {
       stopListening();
     }
+  }
+
+  /** `'session'` when the server no longer knows the session (404), `'unreachable'` when the request found no server; else `undefined`. */
+  #httpLoss(error: unknown): 'session' | 'unreachable' | undefined {
+    if (error instanceof this.sdk.McpError || error instanceof ToolCallError) return undefined;
+    if (error instanceof this.sdk.StreamableHTTPError) return error.code === 404 ? 'session' : undefined;
+    const code = (error as { cause?: { code?: unknown } })?.cause?.code;
+    if (error instanceof TypeError || code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 'unreachable';
+    return undefined;
   }
 
   /** Re-lists the tools after `notifications/tools/list_changed`; runs one refresh at a time, never two at once. */

@@ -1,4 +1,5 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { redactUrl } from '@weir/core';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ClientSdk } from './load-sdk.js';
 import type { ResolvedServerOptions } from './mcp-server-options.js';
@@ -52,10 +53,19 @@ export async function openMcpSession(options: ResolvedServerOptions, sdk: Client
     });
   }
   const requestInit = { headers: { ...options.headers } };
-  const describe = `the HTTP server "${options.name}" (${options.url.href})`;
+  // The URL may hold a key (`?api_key=`) or a password (`user:pass@`): shown redacted, everywhere.
+  const shown = redactUrl(options.url);
+  const describe = `the HTTP server "${options.name}" (${shown})`;
+  const scrub = (text: string) => text.split(options.url.href).join(shown);
   try {
-    const transport = new sdk.StreamableHTTPClientTransport(options.url, { requestInit });
-    return await connect(options, sdk, handlers, transport, 'streamable-http', describe, noStderr, noPid);
+    const attempt = () => connect(options, sdk, handlers, new sdk.StreamableHTTPClientTransport(options.url, { requestInit }), 'streamable-http', describe, noStderr, noPid);
+    try {
+      return await attempt();
+    } catch (error) {
+      // A kept-alive socket that a restarted server closed fails the first request; initialize is safe to send again.
+      if (!closedSocket(error)) throw error;
+      return await attempt();
+    }
   } catch (streamableError) {
     if ((streamableError as McpServerError).code === 'MCP_START_TIMEOUT') throw streamableError;
     // Servers written before Streamable HTTP (protocol 2024-11-05) speak HTTP+SSE at the same URL.
@@ -66,12 +76,20 @@ export async function openMcpSession(options: ResolvedServerOptions, sdk: Client
       throw new McpServerError(
         'MCP_START_FAILED',
         options.name,
-        `Could not reach ${describe}: Streamable HTTP failed (${message(streamableError)}), and so did the older HTTP+SSE transport (${message(sseError)}).`,
+        `Could not reach ${describe}: Streamable HTTP failed (${scrub(message(streamableError))}), and so did the older HTTP+SSE transport (${scrub(message(sseError))}).`,
         '',
         { cause: new AggregateError([streamableError, sseError]) },
       );
     }
   }
+}
+
+function closedSocket(error: unknown): boolean {
+  for (let cause: unknown = error, depth = 0; cause !== undefined && depth < 4; cause = (cause as { cause?: unknown }).cause, depth += 1) {
+    const code = (cause as { code?: unknown } | null)?.code;
+    if (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET') return true;
+  }
+  return false;
 }
 
 const noStderr = () => '';
