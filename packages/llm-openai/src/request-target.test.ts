@@ -21,7 +21,7 @@ describe('requestTarget', () => {
   it('a base URL that does not parse is shown without its password or query values', () => {
     let caught: unknown;
     try {
-      requestTarget('https://user:hunter 2@example.com/v1?api_key=sk-live-1');
+      requestTarget('https://user:hunter2@exa mple.com/v1?api_key=sk-live-1');
     } catch (error) {
       caught = error;
     }
