@@ -64,11 +64,20 @@ describe('edit_file', () => {
     const trailing = await readThenEdit(h, 't.go', 'func f() {\n\tif ok {', 'func g() {\n\tif ok {');
     expect(trailing).toMatchObject({ ok: true, content: expect.stringContaining('(matched ignoring trailing whitespace)') });
     const tabs = await readThenEdit(h, 't.go', '    if ok {\n        return "yes"', '    if ok {\n        return "no"');
-    expect(tabs).toMatchObject({ ok: true, content: expect.stringContaining('matched ignoring indentation') });
-    expect(await readFile(ws.fx.inRoot('t.go'), 'utf8')).toBe('func g() {\n\tif ok {\n\t    return "no"\n\t}\n}\n');
+    expect(tabs).toMatchObject({ ok: true, content: expect.stringContaining("(matched ignoring indentation; new_string was re-indented to the file's tabs)") });
+    expect(await readFile(ws.fx.inRoot('t.go'), 'utf8')).toBe('func g() {\n\tif ok {\n\t\treturn "no"\n\t}\n}\n');
     const quotes = await readThenEdit(h, 'q.md', 'said "ship it" - twice', 'said "wait"');
-    expect(quotes).toMatchObject({ ok: true, content: expect.stringContaining('curly quotes') });
-    expect(await readFile(ws.fx.inRoot('q.md'), 'utf8')).toBe('He said "wait".\n');
+    expect(quotes).toMatchObject({ ok: true, content: expect.stringContaining("curly quotes, dashes and no-break spaces as their plain forms; new_string's quotes were written as the file writes them") });
+    expect(quotes.ok && quotes.value).toMatchObject({ match: 'quotes-and-dashes', style: "new_string's quotes were written as the file writes them" });
+    expect(await readFile(ws.fx.inRoot('q.md'), 'utf8')).toBe('He said \u201cwait\u201d.\n');
+  });
+
+  it('a 4-space new_string into a tab-indented Python file is written with tabs on every line', async () => {
+    await ws.fx.file('app.py', 'def main(args):\n\tfor a in args:\n\t\tprint(a)\n\treturn 0\n');
+    const h = await ws.harness();
+    const result = await readThenEdit(h, 'app.py', '    for a in args:\n        print(a)', '    for a in args:\n        if a:\n            print(a)\n    print("done")');
+    expect(result.ok && result.value).toMatchObject({ match: 'indentation', style: "new_string was re-indented to the file's tabs" });
+    expect(await readFile(ws.fx.inRoot('app.py'), 'utf8')).toBe('def main(args):\n\tfor a in args:\n\t\tif a:\n\t\t\tprint(a)\n\tprint("done")\n\treturn 0\n');
   });
 
   it('on no match, shows the closest lines with their numbers and where they differ, and changes nothing', async () => {

@@ -2,9 +2,12 @@
  * The matching behind edit_file, on text only (no file system): find `oldString` in a file's
  * text, exactly first (line endings normalised), then, only when that finds nothing, with
  * tolerances a model needs (trailing whitespace, indentation, curly quotes and dashes), each one
- * accepted only when it finds exactly one place. The result is the new text in the file's own line
- * endings, or why nothing matched, with the closest lines.
+ * accepted only when it finds exactly one place. After such a match `new_string` is written in the
+ * file's style (its indentation, its quotes: indent-style.ts, quote-style.ts). The result is the new
+ * text in the file's own line endings, or why nothing matched, with the closest lines.
  */
+import { detectIndentStyle, leadingWhitespace, reindentToFile } from './indent-style.js';
+import { QuoteStyle } from './quote-style.js';
 
 /** How a match was found. */
 export type MatchKind = 'exact' | 'trailing-whitespace' | 'indentation' | 'quotes-and-dashes';
@@ -26,6 +29,8 @@ export interface EditedText {
   /** 1-based lines of the new text (LF-normalised numbering) that the first replacement covers. */
   readonly firstLine: number;
   readonly lastLine: number;
+  /** After a tolerant match: how new_string was written (in the file's style, or as given and why). */
+  readonly style?: string;
 }
 
 /** Why nothing was changed. */
@@ -40,6 +45,7 @@ interface Region {
   readonly start: number;
   readonly end: number;
   readonly replacement: string;
+  readonly style?: string;
 }
 
 const QUOTES_AND_DASHES: Readonly<Record<string, string>> = {
@@ -96,10 +102,22 @@ export function editText(fileText: string, request: EditRequest, eol: '\n' | '\r
   const plainOld = plainPunctuation(oldString);
   const byCharacter = occurrences(plainText, plainOld);
   if (byCharacter.length > 1) return ambiguousTolerance('quotes-and-dashes', byCharacter.map((at) => lineOf(text, at)));
-  if (byCharacter.length === 1) return apply(view, [{ start: byCharacter[0]!, end: byCharacter[0]! + oldString.length, replacement: newString }], 'quotes-and-dashes', eol);
+  if (byCharacter.length === 1) {
+    const start = byCharacter[0]!;
+    const quotes = new QuoteStyle();
+    quotes.learn(text.slice(start, start + oldString.length), oldString);
+    return apply(view, [{ start, end: start + oldString.length, ...inFileQuotes(newString, quotes) }], 'quotes-and-dashes', eol);
+  }
   const byLine = lineWindows(lines, oldLines, (line) => plainPunctuation(line).trim());
   if (byLine.length > 1) return ambiguousTolerance('quotes-and-dashes', byLine.map((index) => index + 1));
-  if (byLine.length === 1) return apply(view, [lineRegion(lines, byLine[0]!, oldLines, newString, endsWithNewline, true, text)], 'quotes-and-dashes', eol);
+  if (byLine.length === 1) {
+    const quotes = new QuoteStyle();
+    oldLines.forEach((line, offset) => quotes.learn(lines[byLine[0]! + offset]!.text.trim(), line.trim()));
+    const quoted = inFileQuotes(newString, quotes);
+    const region = lineRegion(lines, byLine[0]!, oldLines, quoted.replacement, endsWithNewline, true, text);
+    const style = [quoted.style, region.style].filter((note) => note !== undefined).join('; ');
+    return apply(view, [{ ...region, ...(style !== '' && { style }) }], 'quotes-and-dashes', eol);
+  }
 
   return { ok: false, code: 'NO_MATCH', detail: closestLines(lines, oldLines) };
 }
@@ -112,7 +130,7 @@ export function describeMatch(kind: MatchKind): string | undefined {
     case 'trailing-whitespace':
       return 'matched ignoring trailing whitespace';
     case 'indentation':
-      return 'matched ignoring indentation; new_string was re-indented to the file';
+      return 'matched ignoring indentation';
     case 'quotes-and-dashes':
       return 'matched treating curly quotes, dashes and no-break spaces as their plain forms';
   }
@@ -172,7 +190,7 @@ function apply(view: NormalisedView, regions: readonly Region[], kind: MatchKind
   const first = regions[0]!;
   const firstLine = lineOf(view.text, first.start);
   const lastLine = firstLine + countNewlines(first.replacement);
-  return { ok: true, text: parts.join(''), replacements: regions.length, kind, firstLine, lastLine };
+  return { ok: true, text: parts.join(''), replacements: regions.length, kind, firstLine, lastLine, ...(first.style !== undefined && { style: first.style }) };
 }
 
 function occurrences(text: string, needle: string): number[] {
@@ -216,32 +234,48 @@ function lineRegion(lines: readonly Line[], index: number, oldLines: readonly st
   const last = lines[index + oldLines.length - 1]!;
   let end = last.start + last.text.length;
   if (endsWithNewline && end < text.length) end += 1;
-  const replacement = reindent ? reindented(newString, oldLines, lines.slice(index, index + oldLines.length).map((line) => line.text)) : newString;
-  return { start: lines[index]!.start, end, replacement };
+  const start = lines[index]!.start;
+  if (!reindent) return { start, end, replacement: newString };
+  return { start, end, ...inFileIndentation(newString, oldLines, lines.slice(index, index + oldLines.length).map((line) => line.text), lines) };
 }
 
-// new_string written with old_string's indentation gets the file's indentation instead.
-function reindented(newString: string, oldLines: readonly string[], fileLines: readonly string[]): string {
+// new_string in the file's indentation style; where that cannot be told, only old_string's
+// indentation of the first line is swapped for the file's, the rest left as the model wrote it.
+function inFileIndentation(newString: string, oldLines: readonly string[], fileLines: readonly string[], lines: readonly Line[]): { replacement: string; style?: string } {
+  // old_string indented as the file is (a match that needed another tolerance): new_string is too.
+  if (oldLines.every((line, at) => line.trim() === '' || leadingWhitespace(line) === leadingWhitespace(fileLines[at]!))) return { replacement: newString };
+  const fileStyle = detectIndentStyle(lines.map((line) => line.text));
+  const restyled = reindentToFile(newString, oldLines, fileLines, fileStyle);
+  if (restyled !== undefined) {
+    if (restyled === newString) return { replacement: newString };
+    const named = fileStyle!.kind === 'tab' ? 'tabs' : `${fileStyle!.size} spaces`;
+    return { replacement: restyled, style: `new_string was re-indented to the file's ${named}` };
+  }
   const at = oldLines.findIndex((line) => line.trim() !== '');
-  if (at === -1) return newString;
+  if (at === -1) return { replacement: newString };
   const oldIndent = leadingWhitespace(oldLines[at]!);
   const fileIndent = leadingWhitespace(fileLines[at]!);
-  if (oldIndent === fileIndent) return newString;
-  return newString
-    .split('\n')
-    .map((line) => (line.trim() === '' ? line : line.startsWith(oldIndent) ? fileIndent + line.slice(oldIndent.length) : line))
-    .join('\n');
+  const replacement =
+    oldIndent === fileIndent
+      ? newString
+      : newString
+          .split('\n')
+          .map((line) => (line.trim() === '' ? line : line.startsWith(oldIndent) ? fileIndent + line.slice(oldIndent.length) : line))
+          .join('\n');
+  return { replacement, style: "the file's indentation style could not be told, so new_string keeps its own indentation relative to its first line" };
 }
 
-function leadingWhitespace(line: string): string {
-  return /^[ \t]*/.exec(line)![0];
+// new_string's quotes as the matched text wrote them, when the match needed that tolerance.
+function inFileQuotes(newString: string, quotes: QuoteStyle): { replacement: string; style?: string } {
+  const replacement = quotes.apply(newString);
+  return replacement === newString ? { replacement } : { replacement, style: "new_string's quotes were written as the file writes them" };
 }
 
 function ambiguousTolerance(kind: MatchKind, lineNumbers: readonly number[]): EditRefused {
   return {
     ok: false,
     code: 'AMBIGUOUS_MATCH',
-    detail: `does not occur exactly, and ${describeMatch(kind)!.replace('; new_string was re-indented to the file', '')} it occurs ${lineNumbers.length} times (at lines ${lineNumbers.slice(0, 10).join(', ')}). Copy the text exactly from read_file, with more surrounding lines.`,
+    detail: `does not occur exactly, and ${describeMatch(kind)!} it occurs ${lineNumbers.length} times (at lines ${lineNumbers.slice(0, 10).join(', ')}). Copy the text exactly from read_file, with more surrounding lines.`,
   };
 }
 

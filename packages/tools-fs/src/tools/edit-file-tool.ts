@@ -26,6 +26,8 @@ export interface EditFileValue {
   readonly match: MatchKind;
   /** Numbered lines around the (first) change, as the file now is. */
   readonly snippet: string;
+  /** After a tolerant match: how new_string was written (re-indented to the file's tabs, its quotes, or kept as given and why). */
+  readonly style?: string;
 }
 
 /** The edit_file tool: replace text in a text file, once or everywhere, keeping its encoding and line endings. */
@@ -37,7 +39,7 @@ export function editFileTool(deps: FsToolDeps) {
       'Replace text in an existing text file inside the workspace. Read the file first (an edit of a file not read, or changed since, is refused). ' +
       'old_string must occur exactly once unless replace_all is true, which replaces every occurrence. Copy old_string from read_file without the line numbers. ' +
       "Line endings are matched whatever they are and the file's own are kept. When no exact match exists, one unique match ignoring trailing whitespace, indentation, " +
-      'or curly quotes and dashes is used, and the result says so. A failure shows the closest lines. The result shows the changed lines.',
+      "or curly quotes and dashes is used, new_string is then written in the file's indentation and quotes, and the result says so. A failure shows the closest lines. The result shows the changed lines.",
     tier: 'write',
     files: { action: 'edit', paths: ['path'] },
     parameters: {
@@ -83,7 +85,7 @@ export function editFileTool(deps: FsToolDeps) {
               written = encodeText(edited.text, whole.format, display);
               const from = Math.max(1, edited.firstLine - SNIPPET_CONTEXT);
               const to = Math.min(edited.lastLine + SNIPPET_CONTEXT, from + SNIPPET_MAX_LINES - 1);
-              value = { path: located.relativePath, replacements: edited.replacements, match: edited.kind, snippet: numberedLines(edited.text, from, to) };
+              value = { path: located.relativePath, replacements: edited.replacements, match: edited.kind, snippet: numberedLines(edited.text, from, to), ...(edited.style !== undefined && { style: edited.style }) };
               return written;
             },
           });
@@ -97,6 +99,7 @@ export function editFileTool(deps: FsToolDeps) {
 /** One line saying what was replaced (and how it matched), then the changed lines, numbered. */
 export function renderEditFile(value: EditFileValue): string {
   const how = describeMatch(value.match);
-  const head = `Replaced ${value.replacements} occurrence${value.replacements === 1 ? '' : 's'} in ${value.path}${how === undefined ? '' : ` (${how})`}.`;
+  const said = [how, value.style].filter((part) => part !== undefined).join('; ');
+  const head = `Replaced ${value.replacements} occurrence${value.replacements === 1 ? '' : 's'} in ${value.path}${said === '' ? '' : ` (${said})`}.`;
   return value.snippet === '' ? head : `${head}\n${value.snippet}`;
 }
