@@ -13,11 +13,16 @@ export interface MarkdownLines {
  * and fenced blocks in the code colour (fence lines hidden), list bullets as "•", quotes dim.
  * Without colour (a pipe, `NO_COLOR`) the text passes through as it came, delta by delta: what a
  * program reads is the model's markdown itself.
+ *
+ * When rendering (a terminal), each line goes through `escape` before it is styled, tabs kept: an
+ * answer quoting a file's escape sequences (OSC 52 writes the clipboard, OSC 0 the title, CSI 2J
+ * clears the screen, a bare `\r` overwrites the line) shows them as text and does not run them.
  */
-export function markdownLines(style: TerminalStyle, render: boolean): MarkdownLines {
+export function markdownLines(style: TerminalStyle, render: boolean, escape: (text: string) => string = (text) => text): MarkdownLines {
   let pending = '';
   let inFence = false;
-  const line = (text: string): string => {
+  const line = (raw: string): string => {
+    const text = raw.includes('\t') ? raw.split('\t').map(escape).join('\t') : escape(raw);
     if (/^\s*(```|~~~)/.test(text)) {
       inFence = !inFence;
       return '';

@@ -36,7 +36,8 @@ const ARGUMENT_CHARS = 80;
 export function turnPrinter(targets: PrintTargets, escape: (text: string) => string): TurnPrinter {
   const { style } = targets;
   const answerStyle = targets.answerStyle ?? style;
-  const newMarkdown = () => markdownLines(answerStyle, answerStyle.live);
+  // On a terminal the answer's control characters are escaped as tool lines are; into a pipe it is the text as sent.
+  const newMarkdown = () => markdownLines(answerStyle, answerStyle.live, escape);
   let markdown: MarkdownLines = newMarkdown();
   let answerOpen = false;
   let streamed = new Set<number>();
