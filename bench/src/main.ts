@@ -1,4 +1,5 @@
 import { agentStepBench, printAgentStepComparison } from './agent-step-bench.js';
+import { aiSdkToolsBench } from './ai-sdk-tools-bench.js';
 import { agentStepCpuBench } from './agent-step-cpu.js';
 import { cliStartupBench } from './cli-startup-bench.js';
 import { coldStartBench } from './cold-start-bench.js';
@@ -13,7 +14,7 @@ import { shellBench } from './shell-bench.js';
 
 // `pnpm bench -- --quick`: every part shortened, rough figures, to check the benchmarks run.
 const quick = process.argv.includes('--quick');
-// `pnpm bench -- --only=scale-out`, `--only=mcp`, `--only=cli`, `--only=search` or `--only=otel`: one section alone.
+// `pnpm bench -- --only=scale-out`, `--only=mcp`, `--only=cli`, `--only=search`, `--only=otel` or `--only=ai-sdk`: one section alone.
 const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
 if (only === 'scale-out') {
   console.log(`weir benchmarks (scale-out only) - Node ${process.version}, ${process.platform}/${process.arch}`);
@@ -30,6 +31,12 @@ if (only === 'cli') {
   // The weir binary's start-up, on the built binary (the bench script builds first).
   console.log(`weir benchmarks (cli only) - Node ${process.version}, ${process.platform}/${process.arch}`);
   await cliStartupBench({ quick });
+  process.exit(0);
+}
+
+if (only === 'ai-sdk') {
+  console.log(`weir benchmarks (ai-sdk only) - Node ${process.version}, ${process.platform}/${process.arch}`);
+  await aiSdkToolsBench({ quick });
   process.exit(0);
 }
 
@@ -66,6 +73,7 @@ if (process.argv.includes('--cold-start') || only === 'cold-start') {
 await pipelineBench();
 await hotReloadBench();
 await otelBench();
+await aiSdkToolsBench({ quick });
 const agentStep = await agentStepBench();
 await shellBench({ quick });
 
