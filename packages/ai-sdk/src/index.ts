@@ -8,3 +8,8 @@ export { weirTool } from './tools/weir-tool.js';
 export type { AiSdkToolLike, WeirToolOptions } from './tools/weir-tool.js';
 export { fromAiSdkTools } from './tools/from-ai-sdk-tools.js';
 export type { FromAiSdkToolsOptions } from './tools/from-ai-sdk-tools.js';
+
+export { fromAiSdk } from './model/from-ai-sdk.js';
+export type { FromAiSdkOptions, RetryEvent } from './model/from-ai-sdk.js';
+export type { AiSdkLanguageModel, SpecVersion } from './model/ai-sdk-language-model.js';
+export { AiSdkModelError } from './model/ai-sdk-model-error.js';
