@@ -55,8 +55,11 @@ export interface ReplayCase {
   readonly expect: Expectation;
 }
 
+/** The providers of recorded-streams/ (Anthropic's are replayed by @weir/llm-anthropic's tests). */
+export type RecordedProvider = 'anthropic' | 'openai-responses' | 'gemini';
+
 /** The folder of `provider`'s recordings, or undefined (said once) when the shared fixtures are absent. */
-export function recordingsFolder(provider: 'openai-responses' | 'gemini'): string | undefined {
+export function recordingsFolder(provider: RecordedProvider): string | undefined {
   return sharedFixture(`recorded-streams/${provider}`, `the ${provider} recordings`);
 }
 
@@ -103,7 +106,7 @@ export function statusOf(recording: SharedRecording): number {
  * chunks re-framed (`event: <type>` for the Responses API, CRLF `data:` events for Gemini), JSON and
  * JSON arrays as `application/json`.
  */
-export function servedResponse(replay: ReplayCase, provider: 'openai-responses' | 'gemini', delivery: Partial<ScriptedResponse> = {}): ScriptedResponse {
+export function servedResponse(replay: ReplayCase, provider: RecordedProvider, delivery: Partial<ScriptedResponse> = {}): ScriptedResponse {
   const { recording } = replay;
   let body = replay.body;
   let contentType = recording.contentType ?? 'application/json';
