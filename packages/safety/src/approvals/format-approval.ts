@@ -32,11 +32,28 @@ export function formatApproval(summary: ApprovalSummary, maxValueChars = DEFAULT
   return lines;
 }
 
+/**
+ * How many characters of the arguments `formatApproval` leaves out at `maxValueChars`: 0 when the
+ * prompt shows them whole. A prompt that cut something must not offer to allow before the person
+ * asked to see the rest.
+ */
+export function hiddenCharacters(summary: Pick<ApprovalSummary, 'arguments'>, maxValueChars = DEFAULT_MAX_VALUE_CHARS): number {
+  let hidden = 0;
+  for (const value of Object.values(summary.arguments)) {
+    const shown = JSON.stringify(value) ?? String(value);
+    if (shown.length > maxValueChars) hidden += shown.length - cutAt(shown, maxValueChars);
+  }
+  return hidden;
+}
+
 function cut(text: string, max: number): string {
   if (text.length <= max) return text;
-  // Never split a surrogate pair: half of one would itself be shown as an escape and mislead.
-  let end = max;
-  const code = text.charCodeAt(end - 1);
-  if (code >= 0xd800 && code <= 0xdbff) end -= 1;
+  const end = cutAt(text, max);
   return `${text.slice(0, end)} … (${text.length - end} more characters not shown)`;
+}
+
+/** Where a value longer than `max` is cut: never inside a surrogate pair (half of one would be shown as an escape and mislead). */
+function cutAt(text: string, max: number): number {
+  const code = text.charCodeAt(max - 1);
+  return code >= 0xd800 && code <= 0xdbff ? max - 1 : max;
 }

@@ -235,3 +235,41 @@ describe('terminalApprover', () => {
     expect(output.text).not.toContain('edit_file');
   });
 });
+
+describe('terminalApprover: arguments too long for the prompt', () => {
+  const content = `${'x'.repeat(2_500)}TAIL-THE-PROMPT-CUT`;
+
+  it('says how much is cut, offers no allow until everything was shown, then allows what was shown', async () => {
+    const input = new FakeKeyboard();
+    const output = new FakeScreen();
+    const pending = Promise.resolve(terminalApprover({ input, output })(request({ arguments: { path: 'a.txt', content } })));
+    await until(() => output.text.includes('Show all arguments'), 'the prompt');
+    const first = output.text;
+    expect(first).toMatch(/… \(\d+ more characters not shown\)/);
+    expect(first).not.toContain('TAIL-THE-PROMPT-CUT');
+    expect(first).not.toContain('Allow once');
+    // From Deny up to "Show all arguments".
+    for (const key of [KEYS.up, KEYS.enter]) {
+      const before = output.text.length;
+      input.write(key);
+      await until(() => output.text.length > before, 'a redraw');
+    }
+    await until(() => output.text.includes('Allow once'), 'the prompt with the allow choices');
+    expect(output.text.slice(first.length)).toContain('TAIL-THE-PROMPT-CUT');
+    for (const key of [KEYS.up, KEYS.up, KEYS.enter]) {
+      const before = output.text.length;
+      input.write(key);
+      await until(() => output.text.length > before, 'a redraw');
+    }
+    expect(await pending).toEqual({ decision: 'allow', scope: 'once' });
+  });
+
+  it('Enter on the cut prompt as drawn denies', async () => {
+    const input = new FakeKeyboard();
+    const output = new FakeScreen();
+    const pending = Promise.resolve(terminalApprover({ input, output })(request({ arguments: { content } })));
+    await until(() => output.text.includes('Show all arguments'), 'the prompt');
+    input.write(KEYS.enter);
+    expect(await pending).toEqual({ decision: 'deny' });
+  });
+});

@@ -1,7 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
 import type { Approver, ApproverAnswer, ApproverRequest } from './approver.js';
 import { escapeForTerminal } from './escape-for-terminal.js';
-import { DEFAULT_MAX_VALUE_CHARS, formatApproval } from './format-approval.js';
+import { DEFAULT_MAX_VALUE_CHARS, formatApproval, hiddenCharacters } from './format-approval.js';
 
 export interface TerminalApproverOptions {
   /** Where keys come from. Default `process.stdin`. */
@@ -21,7 +21,7 @@ export interface TerminalApproverOptions {
   readonly maxValueChars?: number;
 }
 
-type Choice = 'allow-once' | 'allow-session' | 'allow-always' | 'deny' | 'deny-with-message';
+type Choice = 'show-all' | 'allow-once' | 'allow-session' | 'allow-always' | 'deny' | 'deny-with-message';
 
 const DENY: ApproverAnswer = Object.freeze({ decision: 'deny' });
 
@@ -39,7 +39,10 @@ function loadClack(): Promise<Clack> {
  * tier and its arguments (control characters and bidi overrides escaped, see `escapeForTerminal`)
  * and offers allow once, allow for this session and allow always (when safety offers them, with what
  * they cover or save), deny, and deny with a
- * message for the model, with the cursor on Deny. Keys typed before the prompt is drawn are
+ * message for the model, with the cursor on Deny. An argument longer than `maxValueChars` is cut
+ * (the cut says how many characters are not shown); then the prompt offers "Show all" instead of
+ * the allow choices, which prints every argument in full and asks again: nothing is allowed that
+ * the person could not see. Keys typed before the prompt is drawn are
  * discarded. Esc and Ctrl-C deny; Ctrl-C also says the prompt was interrupted and calls
  * `onInterrupt`. An abort of `request.signal` denies too, and closes the prompt, and so does
  * standard input closing. Prompts never overlap: requests wait their turn.
@@ -94,7 +97,7 @@ async function prompt(request: ApproverRequest, io: PromptIO): Promise<ApproverA
   try {
     await discardPendingInput(io.input, signal);
     io.input.on('keypress', onKeypress);
-    return await choose(request, io, signal, done, () => closed.signal.aborted, { isCancel, select, text }, () => interrupted);
+    return await choose(request, io, signal, done, () => closed.signal.aborted, { isCancel, log, select, text }, () => interrupted);
   } finally {
     io.input.off('keypress', onKeypress);
     for (const event of CLOSE_EVENTS) io.input.off(event, onClosed);
@@ -108,7 +111,7 @@ async function choose(
   signal: AbortSignal,
   done: (answer: ApproverAnswer, note: string) => ApproverAnswer,
   inputGone: () => boolean,
-  { isCancel, select, text }: Pick<Clack, 'isCancel' | 'select' | 'text'>,
+  { isCancel, log, select, text }: Pick<Clack, 'isCancel' | 'log' | 'select' | 'text'>,
   interrupted: () => boolean,
 ): Promise<ApproverAnswer> {
   const common = { input: io.input, output: io.output, signal };
@@ -125,18 +128,45 @@ async function choose(
     );
   if (signal.aborted) return cancelled();
 
-  const options: { value: Choice; label: string; hint?: string }[] = [{ value: 'allow-once', label: 'Allow once' }];
+  const hidden = hiddenCharacters(request, io.maxValueChars);
+  const allow: { value: Choice; label: string; hint?: string }[] = [{ value: 'allow-once', label: 'Allow once' }];
   if (request.session !== undefined) {
-    options.push({ value: 'allow-session', label: 'Allow for this session', hint: escapeForTerminal(request.session.description) });
+    allow.push({ value: 'allow-session', label: 'Allow for this session', hint: escapeForTerminal(request.session.description) });
   }
   if (request.always !== undefined) {
-    options.push({ value: 'allow-always', label: 'Allow always', hint: escapeForTerminal(request.always.description) });
+    allow.push({ value: 'allow-always', label: 'Allow always', hint: escapeForTerminal(request.always.description) });
   }
-  options.push({ value: 'deny', label: 'Deny' }, { value: 'deny-with-message', label: 'Deny, with a message for the model' });
+  const deny: { value: Choice; label: string }[] = [{ value: 'deny', label: 'Deny' }, { value: 'deny-with-message', label: 'Deny, with a message for the model' }];
 
-  // The cursor starts on Deny: an Enter meant for something else must not approve.
-  const choice = await select<Choice>({ ...common, message: formatApproval(request, io.maxValueChars).join('\n'), options, initialValue: 'deny' });
+  // The cursor starts on Deny: an Enter meant for something else must not approve. While part of the
+  // arguments is cut, allowing is not offered: only showing them all, or denying.
+  let choice: Choice | symbol;
+  if (hidden > 0) {
+    const show = { value: 'show-all' as Choice, label: 'Show all arguments', hint: `${hidden} characters are not shown; allowing needs them seen` };
+    choice = await select<Choice>({ ...common, message: formatApproval(request, io.maxValueChars).join('\n'), options: [show, ...deny], initialValue: 'deny' });
+    if (isCancel(choice) || signal.aborted) return cancelled();
+    if (choice === 'show-all') {
+      // Printed once, above the prompt: a prompt taller than the screen cannot be redrawn in place.
+      log.message(formatApproval(request, Infinity).join('\n'), { output: io.output });
+      const message = `${escapeForTerminal(request.toolName)} (${request.tier} tool): its arguments are shown in full above.`;
+      choice = await select<Choice>({ ...common, message, options: [...allow, ...deny], initialValue: 'deny' });
+    }
+  } else {
+    choice = await select<Choice>({ ...common, message: formatApproval(request, io.maxValueChars).join('\n'), options: [...allow, ...deny], initialValue: 'deny' });
+  }
   if (isCancel(choice) || signal.aborted) return cancelled();
+  return answerFor(choice as Choice, request, common, signal, done, cancelled, { isCancel, text });
+}
+
+async function answerFor(
+  choice: Choice,
+  request: ApproverRequest,
+  common: { input: Readable; output: Writable; signal: AbortSignal },
+  signal: AbortSignal,
+  done: (answer: ApproverAnswer, note: string) => ApproverAnswer,
+  cancelled: () => ApproverAnswer,
+  { isCancel, text }: Pick<Clack, 'isCancel' | 'text'>,
+): Promise<ApproverAnswer> {
   switch (choice) {
     case 'allow-once':
       return done({ decision: 'allow', scope: 'once' }, 'Allowed once.');
@@ -145,6 +175,7 @@ async function choose(
     case 'allow-always':
       return done({ decision: 'allow', scope: 'always' }, `Allowed always: ${escapeForTerminal(request.always?.description ?? '')}.`);
     case 'deny':
+    case 'show-all': // not offered once everything is shown
       return done(DENY, 'Denied.');
     case 'deny-with-message': {
       const message = await text({ ...common, message: 'What should the model be told? (Esc: deny without a message)' });
