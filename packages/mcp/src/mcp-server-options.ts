@@ -1,4 +1,4 @@
-import { assertTierMap, type McpTierMap } from './resolve-tier.js';
+import { copyTierMap, type McpTierMap } from './resolve-tier.js';
 import { isServerName } from './tool-names.js';
 
 /** What every server takes, whatever its transport. */
@@ -57,10 +57,9 @@ export function resolveServerOptions(options: McpServerOptions): ResolvedServerO
     throw new TypeError(`mcpServer: name ${JSON.stringify(name)} must be 1 to 30 letters, digits, "-" or single "_" (it prefixes tool names as <name>__<tool>).`);
   }
   const where = `mcpServer "${name}"`;
-  assertTierMap(options.tiers, where);
   const common = {
     name,
-    tiers: options.tiers,
+    tiers: copyTierMap(options.tiers, where),
     startTimeoutMs: positive(options.startTimeoutMs, 'startTimeoutMs', where) ?? 30_000,
     timeoutMs: positive(options.timeoutMs, 'timeoutMs', where),
     idleTimeoutMs: positive(options.idleTimeoutMs, 'idleTimeoutMs', where) ?? 60_000,

@@ -6,6 +6,7 @@ import { renderToolValue } from './mcp-tool-value.js';
 import { resolveServerOptions, type McpServerOptions } from './mcp-server-options.js';
 import { McpToolSet } from './mcp-tool-set.js';
 import { resolveTier } from './resolve-tier.js';
+import { ToolPins } from './tool-pins.js';
 
 /**
  * An MCP server as a weir plugin named `mcp:<name>`: each of its tools becomes a weir tool
@@ -26,18 +27,32 @@ export function mcpServer(options: McpServerOptions): Plugin {
     async setup(ctx) {
       const sdk = await loadClientSdk();
       let link: McpServerLink | undefined;
-      const buildTool = (tool: McpToolInfo, weirName: string): ToolDefinition => ({
-        name: weirName,
-        description: describeTool(resolved.name, tool),
-        parameters: tool.inputSchema as JsonSchema,
-        tier: resolveTier(resolved.tiers, tool.name),
-        ...(resolved.timeoutMs === undefined ? {} : { timeoutMs: resolved.timeoutMs }),
-        output: {
-          ...(tool.outputSchema === undefined ? {} : { schema: tool.outputSchema as JsonSchema }),
-          render: renderToolValue,
-        },
-        execute: (args, exec) => link!.callTool(tool.name, args, exec),
+      const pins = new ToolPins(resolved.name, ctx.logger);
+      // A definition that changed since it was first seen asks again, whatever rule or grant allowed the old one.
+      ctx.guards.add(`mcp:${resolved.name}`, (call) => {
+        const change = pins.pending(call.toolName);
+        if (change === undefined) return undefined;
+        return { decision: 'ask', reason: `The MCP server "${resolved.name}" changed this tool's definition since it was approved; approving this call accepts the new version. The change:\n${change.diff}` };
       });
+      const buildTool = (tool: McpToolInfo, weirName: string): ToolDefinition => {
+        const version = pins.see(weirName, tool);
+        return {
+          name: weirName,
+          description: describeTool(resolved.name, tool),
+          parameters: tool.inputSchema as JsonSchema,
+          tier: resolveTier(resolved.tiers, tool.name),
+          ...(resolved.timeoutMs === undefined ? {} : { timeoutMs: resolved.timeoutMs }),
+          output: {
+            ...(tool.outputSchema === undefined ? {} : { schema: tool.outputSchema as JsonSchema }),
+            render: renderToolValue,
+          },
+          execute: (args, exec) => {
+            // The body runs only once every guard let the call through: an ask was approved.
+            pins.accept(weirName, version);
+            return link!.callTool(tool.name, args, exec);
+          },
+        };
+      };
       const tools = new McpToolSet(resolved.name, (tool) => ctx.tools.register(tool, { server: resolved.name }), buildTool, ctx.logger);
       link = new McpServerLink(resolved, sdk, ctx.logger, (listed) => {
         try {

@@ -17,6 +17,20 @@ export function resolveTier(tiers: McpTierMap | undefined, tool: string): ToolTi
   return 'dangerous';
 }
 
+/**
+ * The tier map as it is now, copied (frozen, no prototype) and then checked: the caller's object is
+ * read once, so changing it later (or a getter answering differently each time) cannot lower a
+ * tier at a later refresh. Throws a `TypeError` naming the entry, like `assertTierMap`.
+ */
+export function copyTierMap(tiers: unknown, where: string): McpTierMap | undefined {
+  if (tiers === undefined) return undefined;
+  assertTierMap(tiers, where);
+  const copy: Record<string, ToolTier> = Object.create(null);
+  for (const [tool, tier] of Object.entries(tiers)) copy[tool] = tier;
+  assertTierMap(copy, where);
+  return Object.freeze(copy);
+}
+
 /** Throws a `TypeError` naming the entry when a tier map has something else than the three tiers. */
 export function assertTierMap(tiers: unknown, where: string): asserts tiers is McpTierMap | undefined {
   if (tiers === undefined) return;
