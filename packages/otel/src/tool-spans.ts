@@ -1,5 +1,6 @@
 import type { Context, Span } from '@opentelemetry/api';
 import type { CallContext, CallEvent, Dispatch } from '@weir/core';
+import { errorType, OTHER_ERROR_TYPE } from './error-type.js';
 import { argumentsText } from './content.js';
 import { ATTR } from './semconv.js';
 import type { TracingSettings } from './tracing-settings.js';
@@ -70,7 +71,7 @@ export class ToolSpans {
           'weir.attempt',
           event.ok
             ? { [ATTR.attempt]: event.attempt, [ATTR.attemptOk]: true, [ATTR.durationMs]: event.durationMs }
-            : { [ATTR.attempt]: event.attempt, [ATTR.attemptOk]: false, [ATTR.errorType]: errorName(event.error), [ATTR.durationMs]: event.durationMs },
+            : { [ATTR.attempt]: event.attempt, [ATTR.attemptOk]: false, [ATTR.errorType]: errorType(event.error), [ATTR.durationMs]: event.durationMs },
         );
         return;
       case 'settle':
@@ -104,13 +105,14 @@ export class ToolSpans {
     const inTurn = runId === undefined ? undefined : this.#turns.parentOf(runId);
     const parent = inTurn ?? api.context.active();
     const tool = context.tool;
+    const label = toolLabel(context, captureContent);
     const span = tracer.startSpan(
-      `execute_tool ${context.toolName}`,
+      context.tool === undefined && !captureContent ? 'execute_tool' : `execute_tool ${label}`,
       {
         kind: api.SpanKind.INTERNAL,
         attributes: {
           [ATTR.operationName]: 'execute_tool',
-          [ATTR.toolName]: context.toolName,
+          [ATTR.toolName]: label,
           [ATTR.toolCallId]: context.callId,
           [ATTR.toolType]: tool?.source.server === undefined ? 'function' : 'extension',
           [ATTR.queuedMs]: queuedMs,
@@ -144,31 +146,36 @@ export class ToolSpans {
     const { span } = open;
     span.setAttribute(ATTR.attempts, result.attempts);
     if (this.#settings.captureContent) span.setAttribute(ATTR.toolCallResult, result.content);
-    if (!result.ok) fail(this.#settings, span, result.error.code, result.error.message);
+    if (!result.ok) fail(this.#settings, span, errorType(result.error.code), result.error.message);
     span.end();
   }
 
   #measure(event: Extract<CallEvent, { type: 'settle' }>, context: CallContext): void {
     const { result } = event;
+    const tool = toolLabel(context, this.#settings.captureContent);
+    const type = result.ok ? undefined : errorType(result.error.code);
     this.#settings.instruments.toolDuration.record(
       event.durationMs / 1000,
-      result.ok
-        ? { [ATTR.operationName]: 'execute_tool', [ATTR.toolName]: context.toolName, [ATTR.outcome]: 'ok' }
-        : { [ATTR.operationName]: 'execute_tool', [ATTR.toolName]: context.toolName, [ATTR.outcome]: result.error.code, [ATTR.errorType]: result.error.code },
+      type === undefined
+        ? { [ATTR.operationName]: 'execute_tool', [ATTR.toolName]: tool, [ATTR.outcome]: 'ok' }
+        : { [ATTR.operationName]: 'execute_tool', [ATTR.toolName]: tool, [ATTR.outcome]: type, [ATTR.errorType]: type },
     );
   }
 
   #measureApproval(approved: boolean, durationMs: number, context: CallContext): void {
     const { instruments } = this.#settings;
-    const attributes = { [ATTR.toolName]: context.toolName, [ATTR.approvalDecision]: approved ? 'allow' : 'deny' };
+    const attributes = { [ATTR.toolName]: toolLabel(context, this.#settings.captureContent), [ATTR.approvalDecision]: approved ? 'allow' : 'deny' };
     instruments.approvalsAnswered.add(1, attributes);
     instruments.approvalWait.record(durationMs / 1000, attributes);
   }
 }
 
-/** What an attempt threw, as a type name: a code when it has one, else the error's name. Never its message (content). */
-function errorName(error: unknown): string {
-  const code = (error as { code?: unknown } | null | undefined)?.code;
-  if (typeof code === 'string' && code !== '') return code;
-  return error instanceof Error ? error.name : '_OTHER';
+/**
+ * The tool name a span or a metric may carry: a registered tool's own name; a name the model
+ * invented (no such tool) only with `captureContent` (it is model output, so content), cut to 64
+ * characters; else `_OTHER`.
+ */
+function toolLabel(context: CallContext, captureContent: boolean): string {
+  if (context.tool !== undefined) return context.toolName;
+  return captureContent ? context.toolName.slice(0, 64) : OTHER_ERROR_TYPE;
 }

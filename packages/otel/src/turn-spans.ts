@@ -1,5 +1,6 @@
 import type { Context, Span } from '@opentelemetry/api';
 import type { TurnEvent, TurnInfo, Usage } from '@weir/core';
+import { errorType } from './error-type.js';
 import { messagesJson, responseJson, userTextJson } from './content.js';
 import { splitModelId } from './model-id.js';
 import { ATTR } from './semconv.js';
@@ -113,7 +114,7 @@ export class TurnSpans {
         const turn = this.#turns.get(info.run.id);
         const step = turn?.step;
         if (turn === undefined || step === undefined || !step.open) return;
-        const code = event.aborted ? 'ABORTED' : errorCode(event.error);
+        const code = event.aborted ? 'ABORTED' : errorType(event.error);
         fail(this.#settings, step.span, code, event.error);
         step.span.end();
         step.open = false;
@@ -171,7 +172,7 @@ export class TurnSpans {
         const turn = this.#turns.get(info.run.id);
         if (turn === undefined) return;
         this.#turns.delete(info.run.id);
-        fail(this.#settings, turn.span, errorCode(event.error), event.error);
+        fail(this.#settings, turn.span, errorType(event.error), event.error);
         turn.span.end();
         return;
       }
@@ -197,13 +198,6 @@ function setUsage(span: Span, usage: Usage | undefined): void {
   span.setAttribute(ATTR.inputTokens, usage.inputTokens);
   span.setAttribute(ATTR.outputTokens, usage.outputTokens);
   if (usage.cachedInputTokens !== undefined) span.setAttribute(ATTR.cacheReadInputTokens, usage.cachedInputTokens);
-}
-
-/** A weir error's code (`MODEL_CALL_FAILED`, `SESSION_WRITE_FAILED`, ...), else the error's name. */
-export function errorCode(error: unknown): string {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code === 'string' && code !== '') return code;
-  return error instanceof Error ? error.name : '_OTHER';
 }
 
 /** Marks a span failed: `error.type` always; the message (free text) only with `captureContent`. */
