@@ -56,6 +56,9 @@ export function untrackGroup(pgid: number): Promise<void> {
   current.child.stdin?.write(`-${pgid}\n`);
   if (groups.size > 0) return Promise.resolve();
   reaper = undefined;
+  // Waited for now: referenced again, or a process with nothing else to do would end its event loop
+  // before the watcher's exit is heard, leaving this promise (and an awaited unload) unsettled.
+  current.child.ref();
   current.child.stdin?.end();
   return current.exited;
 }
