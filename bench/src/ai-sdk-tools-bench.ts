@@ -75,5 +75,24 @@ export async function aiSdkToolsBench(options: { quick?: boolean } = {}): Promis
       name.startsWith('weir') ? '<= 15 µs more' : '-',
     ]),
   );
+  // The bridge alone, outside generateText: one executeToolCall, against the ToolSet's execute and
+  // toModelOutput around the same call (what aiSdkTools adds to weir's own pipeline).
+  const bridged = sets['weir tool through aiSdkTools(harness)']!.echo! as unknown as ReturnType<typeof aiSdkTools>[string];
+  const input = { text: 'hello' };
+  const direct = await interleavedMediansWithCpu(
+    {
+      'harness.executeToolCall': async (n: number) => {
+        for (let i = 0; i < n; i += 1) await harness.executeToolCall({ id: 'c', name: 'echo', arguments: input });
+      },
+      'aiSdkTools execute + toModelOutput': async (n: number) => {
+        for (let i = 0; i < n; i += 1) bridged.toModelOutput({ output: await bridged.execute(input, { toolCallId: 'c' }) });
+      },
+    },
+    { iterations: options.quick ? 1_000 : 10_000, rounds, warmupRounds: options.quick ? 1 : 3 },
+  );
+  printTable(
+    ['the bridge alone', 'CPU µs/call'],
+    Object.entries(direct.cpu).map(([name, ns]) => [name, (ns / 1000).toFixed(2)]),
+  );
   await harness.close();
 }
