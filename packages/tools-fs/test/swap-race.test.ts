@@ -40,6 +40,7 @@ const swapDirectory = (name, target) => {
   quiet(() => fs.renameSync(root + '/' + name + '.d', root + '/' + name));
 };
 let rounds = 0;
+process.stdout.write('ready ');
 while (Date.now() < end && !fs.existsSync(stop)) {
   swapFile('data.txt', base + '/etc/passwd', 'INSIDE-DATA\n');
   swapDirectory('sub', base + '/etc');
@@ -50,14 +51,24 @@ while (Date.now() < end && !fs.existsSync(stop)) {
 process.stdout.write(String(rounds));
 `;
 
-function startAttacker(fx: SentinelFixture, stop: string): Promise<number> {
-  return new Promise((resolve, reject) => {
+interface Attacker {
+  /** Its swap rounds, once it stopped. */
+  readonly rounds: Promise<number>;
+  /** True once its loop has begun: on a loaded machine a process can take seconds to start. */
+  readonly started: () => boolean;
+}
+
+function startAttacker(fx: SentinelFixture, stop: string): Attacker {
+  let output = '';
+  const rounds = new Promise<number>((resolve, reject) => {
     const child = spawn(process.execPath, ['-e', ATTACKER, fx.root, fx.base, fx.home, String(MAX_RACE_MS), stop], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve(Number(output)) : reject(new Error(`attacker exited with ${code}`))));
+    // 'close', not 'exit': the exit can be heard before the last of standard output is read, and the
+    // rounds came back as 0 on a loaded machine.
+    child.on('close', (code) => (code === 0 ? resolve(Number(output.replace('ready ', ''))) : reject(new Error(`attacker exited with ${code}`))));
   });
+  return { rounds, started: () => output.startsWith('ready ') };
 }
 
 interface RaceOutcome {
@@ -71,11 +82,13 @@ async function race(h: FsHarness, fx: SentinelFixture, calls: readonly Omit<Tool
   const stop = join(stopDirectory, 'stop');
   const attacker = startAttacker(fx, stop);
   const results: ToolResult[] = [];
-  const started = Date.now();
+  let started: number | undefined;
   let done = false;
-  void attacker.finally(() => (done = true)).catch(() => undefined);
+  void attacker.rounds.finally(() => (done = true)).catch(() => undefined);
+  // The race's time counts from the attacker's first round, not from its spawn.
   const timer = setInterval(() => {
-    if (Date.now() - started >= RACE_MS && results.length >= MIN_CALLS) void writeFile(stop, '').catch(() => undefined);
+    if (started === undefined) started = attacker.started() ? Date.now() : undefined;
+    else if (Date.now() - started >= RACE_MS && results.length >= MIN_CALLS) void writeFile(stop, '').catch(() => undefined);
   }, 50);
   let id = 0;
   // Several callers at once, so calls interleave with each other as well as with the attacker.
@@ -88,7 +101,7 @@ async function race(h: FsHarness, fx: SentinelFixture, calls: readonly Omit<Tool
   let rounds: number;
   try {
     await Promise.all([caller(), caller(), caller()]);
-    rounds = await attacker;
+    rounds = await attacker.rounds;
   } finally {
     clearInterval(timer);
     await rm(stopDirectory, { recursive: true, force: true });
