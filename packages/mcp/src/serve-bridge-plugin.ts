@@ -1,4 +1,5 @@
 import { definePlugin, isHarnessError, type ApprovalRequest, type Logger, type Plugin, type ToolExecution } from '@weir/core';
+import { approvalMessage, type EscapeText } from './approval-message.js';
 import { MCP_LOG_LEVELS, mcpCallScope, type McpCallScope, type McpLogLevel } from './mcp-call-scope.js';
 
 /**
@@ -7,7 +8,8 @@ import { MCP_LOG_LEVELS, mcpCallScope, type McpCallScope, type McpLogLevel } fro
  * wrapper that gives a call made for an MCP client its progress and its log lines to that client.
  * Calls that do not come from an MCP client are left exactly as they were.
  */
-export function serveBridgePlugin(name: string, approvals: 'client' | 'deny' = 'client'): Plugin {
+export function serveBridgePlugin(name: string, approvals: 'client' | 'deny', escape: EscapeText): Plugin {
+  const askTheClient = (request: ApprovalRequest) => ask(request, escape);
   return definePlugin({
     name: `mcp-serve:${name}`,
     setup(ctx) {
@@ -29,19 +31,17 @@ export function serveBridgePlugin(name: string, approvals: 'client' | 'deny' = '
   });
 }
 
-async function askTheClient(request: ApprovalRequest): Promise<{ decision: 'allow' | 'deny'; message?: string }> {
+async function ask(request: ApprovalRequest, escape: EscapeText): Promise<{ decision: 'allow' | 'deny'; message?: string }> {
   const scope = mcpCallScope.getStore();
   if (scope === undefined) return { decision: 'deny', message: `${request.toolName} needs approval, and the call did not come from an MCP client that could be asked.` };
   if (scope.elicit === undefined) return { decision: 'deny', message: `${request.toolName} needs approval, and this MCP client offers no elicitation to ask for it.` };
-  const action = await scope.elicit(approvalMessage(request), request.signal);
+  const shown = approvalMessage(request, escape);
+  if (shown.kind === 'too-long') return { decision: 'deny', message: `${request.toolName} needs approval, and its arguments (${shown.characters} characters) are too long to be shown whole; send less.` };
+  let action = await scope.elicit(shown.message, request.signal);
+  // Accepting a cut message only shows the rest: what is approved is what was seen.
+  if (shown.kind === 'cut' && action === 'accept') action = await scope.elicit(shown.whole.message, request.signal);
   if (action === 'accept') return { decision: 'allow' };
   return { decision: 'deny', message: action === 'decline' ? 'The user declined this call.' : 'The user dismissed the approval request.' };
-}
-
-function approvalMessage(request: ApprovalRequest): string {
-  const args = JSON.stringify(request.arguments, null, 2);
-  const shown = args.length > 4_000 ? `${args.slice(0, 4_000)}\n... (${args.length - 4_000} more characters)` : args;
-  return `Allow the ${request.tier} tool "${request.toolName}"?${request.reason === undefined ? '' : ` ${request.reason}`}\nArguments:\n${shown}\nAccept to run it once, decline to refuse.`;
 }
 
 type ProgressUpdate = { readonly progress?: number; readonly total?: number; readonly message?: string };

@@ -90,7 +90,9 @@ export async function serveHarness(harness: Harness, options: ServeHarnessOption
   const auth = checkHttpOptions(options.http);
   const sdk = await loadServerSdk();
   const info = { name: options.name, version: options.version ?? '0.0.0' };
-  const unloadBridge = await harness.use(serveBridgePlugin(options.name, approvals));
+  // The terminal prompt's escaping, the same function (loaded here, not when @weir/mcp is imported).
+  const { escapeForTerminal } = await import('@weir/safety');
+  const unloadBridge = await harness.use(serveBridgePlugin(options.name, approvals, escapeForTerminal));
   try {
     if (options.http === undefined) return await serveStdio(harness, sdk, info, options.stdio, unloadBridge);
     const token = auth === 'none' ? undefined : (options.http.token ?? generateToken());
