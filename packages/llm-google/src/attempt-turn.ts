@@ -1,9 +1,7 @@
-import type { ModelStreamEvent } from '@weir/core';
-import type { CallDeadline } from './call-deadline.js';
+import { IdleTimer, type CallDeadline, type ModelStreamEvent } from '@weir/core';
 import { GeminiTurn, type CallIdContext } from './gemini-turn.js';
 import { GoogleError } from './google-error.js';
 import type { ResolvedOptions } from './google-model-options.js';
-import { IdleTimer } from './idle-timer.js';
 import { readGeminiTurn } from './read-gemini-turn.js';
 
 /** What every attempt of one call shares: built once, when the call starts. */
@@ -11,6 +9,8 @@ export interface CallPlan {
   readonly options: ResolvedOptions;
   /** The request body, serialised once: retries resend the same bytes. */
   readonly body: string;
+  /** What the request could not honour (call options Gemini lacks): told on the answer. */
+  readonly warnings: readonly string[];
   readonly ids: CallIdContext;
   readonly caller: AbortSignal | undefined;
   readonly deadline: CallDeadline;
@@ -32,7 +32,7 @@ export async function* attemptTurn(plan: CallPlan, attempt: number): AsyncGenera
   try {
     const response = await options.fetch(options.href, { method: 'POST', headers: options.headers, body: plan.body, signal: AbortSignal.any([plan.deadline.signal, controller.signal]) });
     idle.touch();
-    yield* readGeminiTurn(response, new GeminiTurn(plan.ids), idle, errors);
+    yield* readGeminiTurn(response, new GeminiTurn(plan.ids, plan.warnings), idle, errors);
   } catch (error) {
     throw explain(error, plan, controller.signal, attempt);
   } finally {

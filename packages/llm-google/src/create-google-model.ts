@@ -1,11 +1,10 @@
-import type { LanguageModel, ModelRequest, ModelResponse, ModelStreamEvent } from '@weir/core';
+import { CallDeadline, withModelRetry, type LanguageModel, type ModelRequest, type ModelResponse, type ModelStreamEvent } from '@weir/core';
 import { attemptTurn, type CallPlan } from './attempt-turn.js';
-import { CallDeadline } from './call-deadline.js';
-import type { CallIdContext } from './gemini-turn.js';
+import { GOOGLE_PROVIDER, type CallIdContext } from './gemini-turn.js';
 import { GoogleError } from './google-error.js';
+import type { RetryEvent } from './google-model-options.js';
 import { resolveOptions, type GoogleModelOptions, type ResolvedOptions } from './google-model-options.js';
 import { toGeminiRequest } from './to-gemini-request.js';
-import { withRetry } from './with-retry.js';
 
 /** A `LanguageModel` whose `stream` is always there. */
 export interface GoogleModel extends LanguageModel {
@@ -30,6 +29,7 @@ export function createGoogleModel(options: GoogleModelOptions): GoogleModel {
   };
   return {
     id: `google:${resolved.model}`,
+    provider: GOOGLE_PROVIDER,
     complete: (request) => complete(startCall(resolved, request, warn)),
     stream: (request) => stream(startCall(resolved, request, warn)),
   };
@@ -37,7 +37,7 @@ export function createGoogleModel(options: GoogleModelOptions): GoogleModel {
 
 async function complete(plan: CallPlan): Promise<ModelResponse> {
   try {
-    return await withRetry(async (attempt) => {
+    return await withModelRetry(async (attempt) => {
       for await (const event of attemptTurn(plan, attempt)) if (event.type === 'finish') return event.response;
       throw new GoogleError('INCOMPLETE_STREAM', 'The answer ended without a finish event.', { retryable: true, attempt });
     }, retryPolicy(plan));
@@ -52,7 +52,7 @@ async function* stream(plan: CallPlan): AsyncGenerator<ModelStreamEvent, void> {
   let rest: AsyncGenerator<ModelStreamEvent, void> | undefined;
   try {
     // Attempts are retried until one yields its first event; after that a failure is the consumer's.
-    const first = await withRetry(async (attempt) => {
+    const first = await withModelRetry(async (attempt) => {
       const events = attemptTurn(plan, attempt);
       try {
         const next = await events.next();
@@ -76,8 +76,8 @@ async function* stream(plan: CallPlan): AsyncGenerator<ModelStreamEvent, void> {
 
 /** Everything fixed for one call, built before the first await: the loop may append to the history later. */
 function startCall(options: ResolvedOptions, request: ModelRequest, warn: (toolName: string, message: string) => void): CallPlan {
-  const body = JSON.stringify(toGeminiRequest(request, { schemaForm: options.schemaForm, includeThoughts: options.includeThoughts, extraBody: options.extraBody, warn }));
-  return { options, body, ids: callIds(request), caller: request.signal, deadline: new CallDeadline(options.timeoutMs, request.signal) };
+  const { body, warnings } = toGeminiRequest(request, { model: options.model, schemaForm: options.schemaForm, includeThoughts: options.includeThoughts, extraBody: options.extraBody, warn });
+  return { options, body: JSON.stringify(body), warnings, ids: callIds(request), caller: request.signal, deadline: new CallDeadline(options.timeoutMs, request.signal, timeoutError) };
 }
 
 /** The answer's turn number and the ids the history uses: where synthesised call ids come from. */
@@ -97,7 +97,16 @@ function callIds(request: ModelRequest): CallIdContext {
 
 function retryPolicy(plan: CallPlan) {
   const { options, deadline } = plan;
-  return { maxRetries: options.maxRetries, maxRetryDelayMs: options.maxRetryDelayMs, signal: deadline.signal, remainingMs: () => deadline.remainingMs(), onRetry: options.onRetry };
+  const onRetry: ((event: RetryEvent) => void) | undefined = options.onRetry;
+  return { maxRetries: options.maxRetries, maxRetryDelayMs: options.maxRetryDelayMs, signal: deadline.signal, remainingMs: () => deadline.remainingMs(), isAdapterError, onRetry };
+}
+
+function isAdapterError(error: unknown): error is GoogleError {
+  return error instanceof GoogleError;
+}
+
+function timeoutError(timeoutMs: number): GoogleError {
+  return new GoogleError('TIMEOUT', `No complete answer within ${timeoutMs} ms (timeoutMs), retries included.`);
 }
 
 /** The caller's abort reason wins over whatever the abort caused; the deadline's TIMEOUT likewise. */

@@ -1,6 +1,6 @@
 import { GoogleError, type GoogleErrorCode } from './google-error.js';
 import { isRecord } from './is-record.js';
-import { redactSecrets } from './redact-secrets.js';
+import { redactSecrets } from '@weir/core';
 
 /** What an error needs to say who failed. */
 export interface ErrorContext {

@@ -1,4 +1,4 @@
-import type { FinishReason, ModelResponse, ModelStreamEvent, ModelToolCall, Usage } from '@weir/core';
+import { partsSummary, type AssistantPart, type FinishReason, type ModelResponse, type ModelStreamEvent, type ModelToolCall, type ProviderData, type Usage } from '@weir/core';
 import { GoogleError } from './google-error.js';
 import { isRecord } from './is-record.js';
 import { setAtJsonPath } from './set-at-json-path.js';
@@ -32,6 +32,9 @@ export interface CallIdContext {
   readonly taken: ReadonlySet<string>;
 }
 
+/** The tag of this adapter's provider data (`LanguageModel.provider`). */
+export const GOOGLE_PROVIDER = 'google';
+
 const BLOCKS = new Set(['SAFETY', 'RECITATION', 'BLOCKLIST', 'PROHIBITED_CONTENT', 'SPII', 'IMAGE_SAFETY', 'IMAGE_PROHIBITED_CONTENT', 'IMAGE_RECITATION', 'LANGUAGE']);
 const MALFORMED = new Set(['MALFORMED_FUNCTION_CALL', 'UNEXPECTED_TOOL_CALL']);
 
@@ -53,8 +56,11 @@ export class GeminiTurn {
   #responseId: string | undefined;
   #modelVersion: string | undefined;
 
-  constructor(ids: CallIdContext) {
+  readonly #warnings: readonly string[];
+
+  constructor(ids: CallIdContext, warnings: readonly string[] = []) {
     this.#ids = ids;
+    this.#warnings = warnings;
   }
 
   get complete(): boolean {
@@ -112,7 +118,7 @@ export class GeminiTurn {
    * `error`. Tool calls of an answer that is not `stop`/`tool_calls` are dropped. Never throws.
    */
   response(): ModelResponse {
-    let calls = this.#toolCalls();
+    const calls = this.#toolCalls();
     const reason = this.#finish ?? 'STOP';
     let finishReason: FinishReason = reason === 'STOP' ? (calls.length > 0 ? 'tool_calls' : 'stop') : reason === 'MAX_TOKENS' ? 'length' : BLOCKS.has(reason) ? 'content_filter' : 'error';
     let refusal: string | undefined;
@@ -120,22 +126,37 @@ export class GeminiTurn {
       const categories = this.#blockedCategories.length > 0 ? `: ${[...new Set(this.#blockedCategories)].join(', ')}` : '';
       refusal = `Gemini stopped the answer (finishReason ${reason}${categories}).${this.#finishMessage === undefined ? '' : ` ${this.#finishMessage}`}`;
     }
+    const parts = this.#answerParts(calls);
     if (MALFORMED.has(reason)) {
       finishReason = 'tool_calls';
-      calls = [...calls, this.#malformedCall(reason, calls.length)];
+      parts.push({ type: 'tool-call', call: this.#malformedCall(reason, calls.length) });
     }
     const runnable = finishReason === 'stop' || finishReason === 'tool_calls';
-    const text = this.#joined(false);
-    const reasoning = this.#joined(true);
+    // The calls of an answer that is not `stop`/`tool_calls` never run: they leave the parts too.
+    const kept = runnable ? parts : parts.filter((part) => part.type !== 'tool-call');
+    const { text, reasoning, toolCalls } = partsSummary(kept);
     const usage: Usage | undefined = toGeminiUsage(this.#usage);
     return {
       text,
-      toolCalls: runnable ? calls : [],
+      toolCalls,
       finishReason,
+      parts: kept,
       ...(usage !== undefined && { usage }),
-      ...(reasoning !== '' && { reasoning }),
+      ...(reasoning !== undefined && { reasoning }),
       ...(refusal !== undefined && { refusal }),
+      ...(this.#responseId !== undefined && { providerData: { [GOOGLE_PROVIDER]: { responseId: this.#responseId } } }),
+      ...(this.#warnings.length > 0 && { warnings: this.#warnings }),
     };
+  }
+
+  /** The answer in order: text runs, thought runs (reasoning) and calls, each with its signature as provider data. */
+  #answerParts(calls: readonly ModelToolCall[]): AssistantPart[] {
+    let next = 0;
+    return this.#parts.map((part): AssistantPart => {
+      if (part.kind === 'call') return { type: 'tool-call', call: calls[next++]! };
+      const providerData = signed(part.signature);
+      return { type: part.thought ? 'reasoning' : 'text', text: part.text.join(''), ...(providerData !== undefined && { providerData }) };
+    });
   }
 
   /** The call standing for a function call Gemini could not form: no tool takes these arguments, so the model reads why and tries again. */
@@ -147,12 +168,6 @@ export class GeminiTurn {
     return { id: uniqueId(`call_${this.#ids.turn}_${position}`, taken), name, arguments: `${reason}: ${message}. Send the call again as JSON arguments that match the tool's schema.` };
   }
 
-  #joined(thought: boolean): string {
-    let text = '';
-    for (const part of this.#parts) if (part.kind === 'text' && part.thought === thought) text += part.text.join('');
-    return text;
-  }
-
   #toolCalls(): ModelToolCall[] {
     const taken = new Set(this.#ids.taken);
     for (const part of this.#parts) if (part.kind === 'call' && part.id !== undefined) taken.add(part.id);
@@ -161,7 +176,9 @@ export class GeminiTurn {
       if (part.kind !== 'call') continue;
       const id = part.id ?? uniqueId(`call_${this.#ids.turn}_${part.position}`, taken);
       taken.add(id);
-      calls.push({ id, name: part.name, arguments: JSON.stringify(part.args) });
+      // The call's own data: its signature, and whether Gemini named it (only then does the id go back).
+      const own = { ...(part.signature !== undefined && { thoughtSignature: part.signature }), ...(part.id !== undefined && { id: part.id }) };
+      calls.push({ id, name: part.name, arguments: JSON.stringify(part.args), ...(Object.keys(own).length > 0 && { providerData: { [GOOGLE_PROVIDER]: own } }) });
     }
     return calls;
   }
@@ -228,6 +245,10 @@ export class GeminiTurn {
     this.#parts.push(part);
     return part;
   }
+}
+
+function signed(signature: string | undefined): ProviderData | undefined {
+  return signature === undefined ? undefined : { [GOOGLE_PROVIDER]: { thoughtSignature: signature } };
 }
 
 function blocked(feedback: Record<string, unknown>): GoogleError {

@@ -1,6 +1,9 @@
 import { GoogleError } from './google-error.js';
 import type { SchemaForm } from './to-gemini-schema.js';
-import type { RetryEvent } from './with-retry.js';
+import type { RetryEvent as CoreRetryEvent } from '@weir/core';
+
+/** Told before each wait between attempts: the attempt that failed, the wait, its error. */
+export type RetryEvent = CoreRetryEvent<GoogleError>;
 
 /** Options of `createGoogleModel`. Only `model` and `apiKey` are required. */
 export interface GoogleModelOptions {

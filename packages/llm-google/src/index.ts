@@ -11,4 +11,4 @@ export type { SchemaForm } from './to-gemini-schema.js';
 export { GoogleError, isGoogleError } from './google-error.js';
 export type { GoogleErrorCode, GoogleErrorDetails } from './google-error.js';
 
-export type { RetryEvent } from './with-retry.js';
+export type { RetryEvent } from './google-model-options.js';

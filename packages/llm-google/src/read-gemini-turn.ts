@@ -1,11 +1,9 @@
-import type { ModelStreamEvent } from '@weir/core';
+import { readBodyText, redactSecrets, type IdleTimer, type ModelStreamEvent } from '@weir/core';
 import { createParser, type EventSourceMessage, type ParseError } from 'eventsource-parser';
 import { errorFromResponse, type ErrorContext } from './error-from-response.js';
 import type { GeminiTurn } from './gemini-turn.js';
 import { GoogleError } from './google-error.js';
-import type { IdleTimer } from './idle-timer.js';
 import { isRecord } from './is-record.js';
-import { redactSecrets } from './redact-secrets.js';
 
 /** An error page is read this far; a whole JSON answer this far. */
 const MAX_ERROR_CHARS = 64 * 1024;
@@ -22,7 +20,7 @@ const MAX_EVENT_CHARS = 16 * 1024 * 1024;
  * `INCOMPLETE_STREAM`. Rethrows read failures as they are.
  */
 export async function* readGeminiTurn(response: Response, turn: GeminiTurn, idle: IdleTimer, errors: ErrorContext): AsyncGenerator<ModelStreamEvent, void> {
-  if (!response.ok) throw errorFromResponse(response.status, response.headers, await readText(response.body, idle, MAX_ERROR_CHARS), errors);
+  if (!response.ok) throw errorFromResponse(response.status, response.headers, await readBodyText(response.body, idle, MAX_ERROR_CHARS), errors);
   const accept = (value: unknown): ModelStreamEvent[] => {
     if (isRecord(value) && isRecord(value['error'])) {
       const code = Number(value['error']['code']);
@@ -34,7 +32,7 @@ export async function* readGeminiTurn(response: Response, turn: GeminiTurn, idle
   if ((response.headers.get('content-type') ?? '').toLowerCase().includes('text/event-stream') && response.body !== null) {
     yield* readEvents(response.body, accept, idle, errors);
   } else {
-    const text = (await readText(response.body, idle, MAX_JSON_CHARS)).trim();
+    const text = (await readBodyText(response.body, idle, MAX_JSON_CHARS)).trim();
     let body: unknown;
     try {
       body = JSON.parse(text);
@@ -95,24 +93,6 @@ async function* readEvents(body: ReadableStream<Uint8Array>, accept: (value: unk
         idle.touch();
       }
       if (read.done) return;
-    }
-  } finally {
-    reader.cancel().catch(() => undefined);
-  }
-}
-
-async function readText(body: ReadableStream<Uint8Array> | null, idle: IdleTimer, maxChars: number): Promise<string> {
-  if (body === null) return '';
-  const reader = body.getReader();
-  const decoder = new TextDecoder();
-  let text = '';
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return text + decoder.decode();
-      idle.touch();
-      text += decoder.decode(value, { stream: true });
-      if (text.length >= maxChars) return text.slice(0, maxChars);
     }
   } finally {
     reader.cancel().catch(() => undefined);

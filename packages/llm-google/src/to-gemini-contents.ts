@@ -1,5 +1,7 @@
-import type { AssistantMessage, ContentPart, Message, ToolMessage } from '@weir/core';
-import { textOfParts } from '@weir/core';
+import { ownProviderData, textOfParts, type AssistantMessage, type ContentPart, type Message, type ModelToolCall, type ProviderData, type ToolMessage } from '@weir/core';
+
+/** The tag of this adapter's provider data. */
+const GOOGLE = 'google';
 
 /** A Gemini `Content` as sent. */
 export interface GeminiContent {
@@ -23,17 +25,20 @@ export const SKIP_SIGNATURE = 'skip_thought_signature_validator';
 /**
  * Maps the history to `contents`: system messages joined into `systemInstruction`; user messages as
  * `user` contents (images as `inlineData`, or `fileData` for a URL); an assistant turn as a `model`
- * content of its text and `functionCall` parts (arguments as objects, the call's id when it has one);
+ * content of its parts in order, each with its own `thoughtSignature` (see `modelParts`; `functionCall`
+ * arguments as objects, and the call's id only when Gemini gave it);
  * each batch of tool results as one `user` content of `functionResponse` parts, in the order of the
  * calls, `{ output }` or `{ error }` as the response, and the images of the results after them as
  * `inlineData`. Contents of the same role that follow each other are merged (the API wants turns to
- * alternate). The first call of a model turn that has no signature gets `SKIP_SIGNATURE`.
+ * alternate).
  * Throws `TypeError` for a message with an unknown role.
  */
 export function toGeminiContents(messages: readonly Message[]): GeminiHistory {
   const contents: GeminiContent[] = [];
   const system: string[] = [];
   let callOrder: readonly string[] = [];
+  // The ids Gemini itself gave its calls: only those go back, on the call and on its response.
+  const named = new Set<string>();
   let batch: ToolMessage[] = [];
   const add = (role: GeminiContent['role'], parts: Record<string, unknown>[]) => {
     if (parts.length === 0) return;
@@ -48,7 +53,7 @@ export function toGeminiContents(messages: readonly Message[]): GeminiHistory {
       return position === -1 ? Number.MAX_SAFE_INTEGER : position;
     };
     const ordered = [...batch].sort((a, b) => rank(a) - rank(b));
-    add('user', [...ordered.map(functionResponse), ...ordered.flatMap((message) => (message.parts ?? []).filter((part) => part.type === 'image').map(mediaPart))]);
+    add('user', [...ordered.map((message) => functionResponse(message, named.has(message.toolCallId))), ...ordered.flatMap((message) => (message.parts ?? []).filter((part) => part.type === 'image').map(mediaPart))]);
     batch = [];
   };
   for (const message of messages) {
@@ -65,8 +70,8 @@ export function toGeminiContents(messages: readonly Message[]): GeminiHistory {
         add('user', message.parts === undefined ? textParts(message.content) : message.parts.map(userPart));
         break;
       case 'assistant':
-        add('model', modelParts(message));
-        callOrder = (message.toolCalls ?? []).map((call) => call.id);
+        add('model', modelParts(message, named));
+        callOrder = (message.toolCalls ?? message.parts?.flatMap((part) => (part.type === 'tool-call' ? [part.call] : [])) ?? []).map((call) => call.id);
         break;
       default:
         throw new TypeError(`Cannot send a message with role ${JSON.stringify((message as { role?: unknown }).role)}.`);
@@ -76,19 +81,53 @@ export function toGeminiContents(messages: readonly Message[]): GeminiHistory {
   return { contents, systemInstruction: system.length === 0 ? undefined : { parts: [{ text: system.join('\n\n') }] } };
 }
 
-function modelParts(message: AssistantMessage): Record<string, unknown>[] {
-  const parts: Record<string, unknown>[] = textParts(message.content);
-  (message.toolCalls ?? []).forEach((call, index) => {
-    const part: Record<string, unknown> = { functionCall: { name: call.name, args: argsObject(call.arguments), ...(call.id !== '' && { id: call.id }) } };
-    if (index === 0) part['thoughtSignature'] = SKIP_SIGNATURE;
+/**
+ * A model turn. With parts, in their order: text with its own signature; thought (reasoning) parts
+ * only when they carry a Gemini signature (a thought summary need not go back; reasoning from
+ * another provider is not Gemini's to read); calls with theirs. Without parts: its text, then its
+ * calls. When no call of the turn has a Gemini signature, the first one gets `SKIP_SIGNATURE`.
+ */
+function modelParts(message: AssistantMessage, named: Set<string>): Record<string, unknown>[] {
+  const parts: Record<string, unknown>[] = [];
+  const calls: Record<string, unknown>[] = [];
+  const pushCall = (call: ModelToolCall) => {
+    const givenId = ownProviderData(call.providerData, GOOGLE)?.['id'] === call.id;
+    if (givenId) named.add(call.id);
+    const part: Record<string, unknown> = { functionCall: { name: call.name, args: argsObject(call.arguments), ...(givenId && { id: call.id }) } };
+    const signature = signatureOf(call.providerData);
+    if (signature !== undefined) part['thoughtSignature'] = signature;
     parts.push(part);
-  });
+    calls.push(part);
+  };
+  if (message.parts === undefined) {
+    parts.push(...textParts(message.content));
+    for (const call of message.toolCalls ?? []) pushCall(call);
+  } else {
+    for (const part of message.parts) {
+      if (part.type === 'tool-call') {
+        pushCall(part.call);
+        continue;
+      }
+      const signature = signatureOf(part.providerData);
+      if (part.type === 'reasoning') {
+        if (signature !== undefined) parts.push({ text: part.text, thought: true, thoughtSignature: signature });
+      } else if (part.text !== '' || signature !== undefined) {
+        parts.push({ text: part.text, ...(signature !== undefined && { thoughtSignature: signature }) });
+      }
+    }
+  }
+  if (calls.length > 0 && !calls.some((call) => call['thoughtSignature'] !== undefined)) calls[0]!['thoughtSignature'] = SKIP_SIGNATURE;
   return parts;
 }
 
-function functionResponse(message: ToolMessage): Record<string, unknown> {
+function signatureOf(data: ProviderData | undefined): string | undefined {
+  const signature = ownProviderData(data, GOOGLE)?.['thoughtSignature'];
+  return typeof signature === 'string' ? signature : undefined;
+}
+
+function functionResponse(message: ToolMessage, withId: boolean): Record<string, unknown> {
   const text = message.parts === undefined ? message.content : textOfParts(message.parts);
-  return { functionResponse: { name: message.toolName, response: message.isError === true ? { error: text } : { output: text }, id: message.toolCallId } };
+  return { functionResponse: { name: message.toolName, response: message.isError === true ? { error: text } : { output: text }, ...(withId && { id: message.toolCallId }) } };
 }
 
 function userPart(part: ContentPart): Record<string, unknown> {

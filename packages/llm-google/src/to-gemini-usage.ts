@@ -6,7 +6,8 @@ import { isRecord } from './is-record.js';
  * `promptTokenCount` (cached content included) plus `toolUsePromptTokenCount`; `outputTokens` is
  * what is billed as output, `candidatesTokenCount` plus `thoughtsTokenCount` (when
  * `candidatesTokenCount` is missing, `totalTokenCount` less the input); `cachedInputTokens` is
- * `cachedContentTokenCount`. Returns `undefined` when the counts are not there: unknown usage is
+ * `cachedContentTokenCount` (as `cacheReadTokens`, and its older name), `reasoningTokens` is
+ * `thoughtsTokenCount`. Returns `undefined` when the counts are not there: unknown usage is
  * never zeros. Never throws.
  */
 export function toGeminiUsage(wire: unknown): Usage | undefined {
@@ -20,12 +21,13 @@ export function toGeminiUsage(wire: unknown): Usage | undefined {
   const output = candidates !== undefined ? candidates + thoughts : total !== undefined && total >= input ? total - input : undefined;
   if (output === undefined) return undefined;
   const cached = count(wire['cachedContentTokenCount']);
-  return cached === undefined ? { inputTokens: input, outputTokens: output } : { inputTokens: input, outputTokens: output, cachedInputTokens: cached };
-}
-
-/** `thoughtsTokenCount`, when reported. Never throws. */
-export function thoughtTokensOf(wire: unknown): number | undefined {
-  return isRecord(wire) ? count(wire['thoughtsTokenCount']) : undefined;
+  const reasoning = count(wire['thoughtsTokenCount']);
+  return {
+    inputTokens: input,
+    outputTokens: output,
+    ...(cached !== undefined && { cacheReadTokens: cached, cachedInputTokens: cached }),
+    ...(reasoning !== undefined && { reasoningTokens: reasoning }),
+  };
 }
 
 function count(value: unknown): number | undefined {

@@ -50,7 +50,13 @@ function usageOf(expected: Expectation): Usage | undefined {
   if (usage === null || typeof usage['inputTokens'] !== 'number') return undefined;
   const input = usage['inputTokens'] + (usage['toolUsePromptTokens'] ?? 0);
   const output = typeof usage['outputTokens'] === 'number' ? usage['outputTokens'] + (usage['reasoningTokens'] ?? 0) : usage['totalTokens']! - input;
-  return usage['cacheReadTokens'] === undefined ? { inputTokens: input, outputTokens: output } : { inputTokens: input, outputTokens: output, cachedInputTokens: usage['cacheReadTokens'] };
+  const cached = usage['cacheReadTokens'];
+  return {
+    inputTokens: input,
+    outputTokens: output,
+    ...(cached !== undefined && { cacheReadTokens: cached, cachedInputTokens: cached }),
+    ...(usage['reasoningTokens'] !== undefined && { reasoningTokens: usage['reasoningTokens'] }),
+  };
 }
 
 function expectAnswer(replay: ReplayCase, kind: 'complete' | 'stream', outcome: Outcome): void {

@@ -38,12 +38,12 @@ describe('the request', () => {
     expect(server.requests[0]!.json).toEqual({
       contents: [
         { role: 'user', parts: [{ text: 'look' }, { inlineData: { mimeType: 'image/png', data: 'iVBORw0KGgo=' } }] },
-        { role: 'model', parts: [{ functionCall: { name: 'read', args: { path: 'a' }, id: 'a' }, thoughtSignature: 'skip_thought_signature_validator' }, { functionCall: { name: 'read', args: { path: 'b' }, id: 'b' } }] },
+        { role: 'model', parts: [{ functionCall: { name: 'read', args: { path: 'a' } }, thoughtSignature: 'skip_thought_signature_validator' }, { functionCall: { name: 'read', args: { path: 'b' } } }] },
         {
           role: 'user',
           parts: [
-            { functionResponse: { name: 'read', response: { output: 'A' }, id: 'a' } },
-            { functionResponse: { name: 'read', response: { error: 'missing' }, id: 'b' } },
+            { functionResponse: { name: 'read', response: { output: 'A' } } },
+            { functionResponse: { name: 'read', response: { error: 'missing' } } },
             { inlineData: { mimeType: 'image/gif', data: 'R0lGOD==' } },
           ],
         },
@@ -77,12 +77,15 @@ describe('the answer', () => {
       ),
     );
     const answer = await model().model.complete(request);
+    const add = { id: 'call_1_0', name: 'add', arguments: '{"a":1}', providerData: { google: { thoughtSignature: 'SIG1' } } };
+    const mul = { id: 'call_1_1', name: 'mul', arguments: '{"a":2}' };
     expect(answer).toEqual({
       text: '',
       reasoning: 'Plan',
-      toolCalls: [{ id: 'call_1_0', name: 'add', arguments: '{"a":1}' }, { id: 'call_1_1', name: 'mul', arguments: '{"a":2}' }],
+      toolCalls: [add, mul],
+      parts: [{ type: 'reasoning', text: 'Plan' }, { type: 'tool-call', call: add }, { type: 'tool-call', call: mul }],
       finishReason: 'tool_calls',
-      usage: { inputTokens: 7, outputTokens: 8, cachedInputTokens: 4 },
+      usage: { inputTokens: 7, outputTokens: 8, cacheReadTokens: 4, cachedInputTokens: 4, reasoningTokens: 5 },
     });
   });
 

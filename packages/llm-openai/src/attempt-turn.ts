@@ -14,6 +14,8 @@ export interface CallPlan {
   readonly options: ResolvedOptions;
   /** The request body, serialised once: retries resend exactly the same bytes. */
   readonly body: string;
+  /** What the request could not honour (call options the API lacks): told on the answer. */
+  readonly warnings: readonly string[];
   readonly ids: CallIdContext;
   readonly caller: AbortSignal | undefined;
   readonly deadline: CallDeadline;
@@ -57,7 +59,7 @@ export async function* attemptTurn(plan: CallPlan, attempt: number): AsyncGenera
     }
     idle.touch();
     try {
-      const turn = options.api === 'responses' ? new ResponsesTurn(plan.ids) : new TurnAccumulator(plan.ids, { thinkTags: options.thinkTags });
+      const turn = options.api === 'responses' ? new ResponsesTurn(plan.ids, plan.warnings) : new TurnAccumulator(plan.ids, { thinkTags: options.thinkTags });
       yield* readTurn(response, turn, { idle, errors, ignorableAfterComplete });
     } catch (error) {
       throw fail(error);

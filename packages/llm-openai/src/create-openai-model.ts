@@ -3,6 +3,7 @@ import { attemptTurn, type CallPlan } from './attempt-turn.js';
 import { CallDeadline } from './call-deadline.js';
 import { OpenAIError } from './openai-error.js';
 import { resolveOptions, type OpenAIModelOptions, type ResolvedOptions } from './openai-model-options.js';
+import { RESPONSES_PROVIDER } from './responses/responses-turn.js';
 import { toResponsesRequest } from './responses/to-responses-request.js';
 import { callIdContext, toWireRequest } from './to-wire-request.js';
 import { withModelRetry } from './with-model-retry.js';
@@ -29,6 +30,7 @@ export function createOpenAIModel(options: OpenAIModelOptions): OpenAIModel {
   const resolved = resolveOptions(options);
   return {
     id: `openai:${resolved.model}`,
+    provider: resolved.api === 'responses' ? RESPONSES_PROVIDER : 'openai',
     complete: (request) => complete(resolved, request),
     stream: (request) => stream(resolved, request),
   };
@@ -80,8 +82,11 @@ async function* stream(options: ResolvedOptions, request: ModelRequest): AsyncGe
 
 /** Everything fixed for one call, built before the first await: the loop may append to the history later. */
 function startCall(options: ResolvedOptions, request: ModelRequest): CallPlan {
-  const body = JSON.stringify(options.api === 'responses' ? toResponsesRequest(request, options) : toWireRequest(request, options));
-  return { options, body, ids: callIdContext(request), caller: request.signal, deadline: new CallDeadline(options.timeoutMs, request.signal) };
+  let warnings: readonly string[] = [];
+  let wire: Record<string, unknown>;
+  if (options.api === 'responses') ({ body: wire, warnings } = toResponsesRequest(request, options));
+  else wire = toWireRequest(request, options);
+  return { options, body: JSON.stringify(wire), warnings, ids: callIdContext(request), caller: request.signal, deadline: new CallDeadline(options.timeoutMs, request.signal) };
 }
 
 function retryPolicy(plan: CallPlan) {

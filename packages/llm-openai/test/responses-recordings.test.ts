@@ -47,7 +47,13 @@ function expectAnswer(replay: ReplayCase, kind: CallKind, outcome: Outcome): voi
   if (expected.usage === null) {
     expect(response.usage).toBeUndefined();
   } else {
-    expect(response.usage).toEqual({ inputTokens: expected.usage['inputTokens'], outputTokens: expected.usage['outputTokens'], cachedInputTokens: expected.usage['cacheReadTokens'] });
+    const cached = expected.usage['cacheReadTokens'];
+    expect(response.usage).toEqual({
+      inputTokens: expected.usage['inputTokens'],
+      outputTokens: expected.usage['outputTokens'],
+      ...(cached !== undefined && { cacheReadTokens: cached, cachedInputTokens: cached }),
+      ...(expected.usage['reasoningTokens'] !== undefined && { reasoningTokens: expected.usage['reasoningTokens'] }),
+    });
   }
   if (kind === 'stream') {
     const deltas = (type: string) => outcome.events.flatMap((event) => (event.type === type && 'text' in event ? [event.text] : [])).join('');

@@ -11,8 +11,14 @@ describe('ResponsesTurn', () => {
     turn.acceptChunk({ type: 'response.function_call_arguments.delta', output_index: 0, delta: '{"a":' });
     turn.acceptChunk(final('incomplete', { incomplete_details: { reason: 'max_output_tokens' } }));
     expect(turn.ended).toBe(true);
-    expect(turn.response()).toEqual({ text: '', toolCalls: [], finishReason: 'length', usage: { inputTokens: 10, outputTokens: 5, cachedInputTokens: 4 } });
-    expect(turn.reasoningTokens).toBe(3);
+    expect(turn.response()).toEqual({
+      text: '',
+      toolCalls: [],
+      finishReason: 'length',
+      parts: [],
+      usage: { inputTokens: 10, outputTokens: 5, cacheReadTokens: 4, cachedInputTokens: 4, reasoningTokens: 3 },
+      providerData: { 'openai-responses': { responseId: 'resp_1' } },
+    });
   });
 
   it('maps incomplete: content_filter to content_filter', () => {
@@ -37,7 +43,8 @@ describe('ResponsesTurn', () => {
     turn.acceptChunk({ type: 'response.reasoning_summary_text.delta', output_index: 0, delta: 'thinking' });
     turn.acceptChunk({ type: 'response.output_item.done', output_index: 0, item: { id: 'rs_1', type: 'reasoning', encrypted_content: 'final', summary: [{ type: 'summary_text', text: 'thinking' }] } });
     turn.acceptChunk(final('completed'));
-    expect(turn.items()[0]!.item['encrypted_content']).toBe('final');
+    const done = { id: 'rs_1', type: 'reasoning', encrypted_content: 'final', summary: [{ type: 'summary_text', text: 'thinking' }] };
+    expect(turn.response().parts).toEqual([{ type: 'reasoning', text: 'thinking', providerData: { 'openai-responses': { item: done } } }]);
     expect(turn.response().reasoning).toBe('thinking');
   });
 });

@@ -1,10 +1,13 @@
-import type { FinishReason, ModelResponse, ModelStreamEvent, ModelToolCall, Usage } from '@weir/core';
+import { partsSummary, type AssistantPart, type FinishReason, type ModelResponse, type ModelStreamEvent, type ModelToolCall, type Usage } from '@weir/core';
 import { isRecord } from '../is-record.js';
 import { OpenAIError } from '../openai-error.js';
 import { synthesizeCallId } from '../synthesize-call-id.js';
 import type { CallIdContext } from '../tool-call-assembler.js';
 import type { TurnReader } from '../turn-reader.js';
-import { reasoningTokensOf, toResponsesUsage } from './responses-usage.js';
+import { toResponsesUsage } from './responses-usage.js';
+
+/** The tag of this API's provider data (`LanguageModel.provider`). */
+export const RESPONSES_PROVIDER = 'openai-responses';
 
 /** One output item of the answer, by its `output_index`, as it is being received. */
 export interface OutputSlot {
@@ -39,8 +42,11 @@ export class ResponsesTurn implements TurnReader {
   #failure: unknown;
   #ended = false;
 
-  constructor(ids: CallIdContext) {
+  readonly #warnings: readonly string[];
+
+  constructor(ids: CallIdContext, warnings: readonly string[] = []) {
     this.#ids = ids;
+    this.#warnings = warnings;
   }
 
   get complete(): boolean {
@@ -160,27 +166,47 @@ export class ResponsesTurn implements TurnReader {
    * an answer that is not `stop`/`tool_calls` are dropped. Never throws.
    */
   response(): ModelResponse {
-    const calls = this.#toolCalls();
+    const parts = this.#parts();
+    const calls = parts.flatMap((part) => (part.type === 'tool-call' ? [part.call] : []));
     const finishReason = this.#finishReason(calls.length > 0);
     const runnable = finishReason === 'stop' || finishReason === 'tool_calls';
-    const items = this.items();
-    const text = items.map((slot) => slot.text.join('')).join('');
-    const reasoning = items.map((slot) => slot.reasoning.join('')).join('');
-    const refusal = items.map((slot) => slot.refusal.join('')).join('');
+    // The calls of an answer that is not `stop`/`tool_calls` never run: they leave the parts too.
+    const kept = runnable ? parts : parts.filter((part) => part.type !== 'tool-call');
+    const { text, reasoning, toolCalls } = partsSummary(kept);
+    const refusal = this.items().map((slot) => slot.refusal.join('')).join('');
     const usage: Usage | undefined = toResponsesUsage(this.#usage);
     return {
       text,
-      toolCalls: runnable ? calls : [],
+      toolCalls,
       finishReason,
+      parts: kept,
       ...(usage !== undefined && { usage }),
-      ...(reasoning !== '' && { reasoning }),
+      ...(reasoning !== undefined && { reasoning }),
       ...(refusal !== '' && { refusal }),
+      ...(this.#responseId !== undefined && { providerData: { [RESPONSES_PROVIDER]: { responseId: this.#responseId } } }),
+      ...(this.#warnings.length > 0 && { warnings: this.#warnings }),
     };
   }
 
-  /** `output_tokens_details.reasoning_tokens` of the final usage, when reported. */
-  get reasoningTokens(): number | undefined {
-    return reasoningTokensOf(this.#usage);
+  /**
+   * The answer in order: a reasoning item is a reasoning part holding the item as the API sent it
+   * (its `encrypted_content` goes back byte for byte), a message is a text part with its item id, a
+   * function call is a tool-call part whose call holds its item id.
+   */
+  #parts(): AssistantPart[] {
+    const parts: AssistantPart[] = [];
+    const calls = this.#toolCalls();
+    for (const slot of this.items()) {
+      const id = typeof slot.item['id'] === 'string' ? slot.item['id'] : undefined;
+      if (slot.type === 'reasoning') {
+        parts.push({ type: 'reasoning', text: slot.reasoning.join(''), providerData: { [RESPONSES_PROVIDER]: { item: slot.item } } });
+      } else if (slot.type === 'message' && slot.text.length > 0) {
+        parts.push({ type: 'text', text: slot.text.join(''), ...(id !== undefined && { providerData: { [RESPONSES_PROVIDER]: { id } } }) });
+      } else if (slot.call !== undefined) {
+        parts.push({ type: 'tool-call', call: calls[slot.call]! });
+      }
+    }
+    return parts;
   }
 
   #finishReason(hasCalls: boolean): FinishReason {
@@ -202,7 +228,13 @@ export class ResponsesTurn implements TurnReader {
         id = synthesizeCallId(this.#ids.turn, slot.call!, taken);
         taken.add(id);
       }
-      return { id, name: typeof slot.item['name'] === 'string' ? slot.item['name'] : '', arguments: slot.args.join('') };
+      const itemId = typeof slot.item['id'] === 'string' ? slot.item['id'] : undefined;
+      return {
+        id,
+        name: typeof slot.item['name'] === 'string' ? slot.item['name'] : '',
+        arguments: slot.args.join(''),
+        ...(itemId !== undefined && { providerData: { [RESPONSES_PROVIDER]: { id: itemId } } }),
+      };
     });
   }
 

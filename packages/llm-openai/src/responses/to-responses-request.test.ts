@@ -6,7 +6,7 @@ const tools = [{ name: 'read_file', description: 'Read a file', parameters: { ty
 
 describe('toResponsesRequest', () => {
   it('is stateless and streamed, asks for encrypted reasoning, and sends tools as non-strict functions', () => {
-    const body = toResponsesRequest({ messages: [{ role: 'user', content: 'hi' }], tools }, { model: 'gpt-5', extraBody: { reasoning: { effort: 'low' } } });
+    const { body } = toResponsesRequest({ messages: [{ role: 'user', content: 'hi' }], tools }, { model: 'gpt-5', extraBody: { reasoning: { effort: 'low' } } });
     expect(body).toEqual({
       reasoning: { effort: 'low' },
       model: 'gpt-5',
@@ -19,7 +19,7 @@ describe('toResponsesRequest', () => {
   });
 
   it('leaves include alone with store: true, and never lets extraBody replace the input', () => {
-    const body = toResponsesRequest({ messages: [{ role: 'user', content: 'hi' }], tools: [] }, { model: 'gpt-5', extraBody: { store: true, previous_response_id: 'resp_1', input: 'x' } });
+    const { body } = toResponsesRequest({ messages: [{ role: 'user', content: 'hi' }], tools: [] }, { model: 'gpt-5', extraBody: { store: true, previous_response_id: 'resp_1', input: 'x' } });
     expect(body).toEqual({ store: true, previous_response_id: 'resp_1', input: [{ role: 'user', content: 'hi' }], model: 'gpt-5', stream: true });
   });
 
@@ -31,7 +31,7 @@ describe('toResponsesRequest', () => {
       { role: 'tool', toolCallId: 'call_b', toolName: 'read_file', content: 'no such file', isError: true },
       { role: 'tool', toolCallId: 'call_a', toolName: 'read_file', content: 'A', parts: [{ type: 'text', text: 'A' }, { type: 'image', url: 'https://example.com/a.png' }] },
     ];
-    expect(toResponsesRequest({ messages, tools: [] }, { model: 'gpt-5', extraBody: undefined })['input']).toEqual([
+    expect(toResponsesRequest({ messages, tools: [] }, { model: 'gpt-5', extraBody: undefined }).body['input']).toEqual([
       { role: 'system', content: 'Be brief.' },
       { role: 'user', content: [{ type: 'input_text', text: 'look' }, { type: 'input_image', image_url: 'data:image/png;base64,iVBORw0KGgo=', detail: 'auto' }] },
       { role: 'assistant', content: 'Reading.' },
