@@ -46,6 +46,8 @@ export type { Guard, GuardCall, GuardContext, GuardDecision, GuardVerdict } from
 export type { ApprovalKey, ApprovalMemory, ApprovalRequest, ApprovalResponder, ApprovalResponse } from './policy/approval.js';
 export type { StartingToolCall, ToolCallJournal } from './pipeline/tool-call-journal.js';
 export type { PathIntent, PathResolution, Sandbox } from './policy/sandbox.js';
+export { PROTECTED_PATHS, protectedPathGlobs } from './policy/protected-paths.js';
+export type { ProtectedPath } from './policy/protected-paths.js';
 
 export type { AsyncDisposer, Disposer } from './disposer.js';
 export type { Logger } from './logger.js';

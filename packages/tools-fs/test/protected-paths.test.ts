@@ -31,7 +31,16 @@ describe('protected paths', () => {
     const h = await ws.harness();
     expect(await h.call('read_file', { path: '.git/config' })).toMatchObject({ ok: true });
     expect(await h.call('write_file', { path: 'git/config', content: 'not protected' })).toMatchObject({ ok: true });
-    expect(await h.call('write_file', { path: '.github/workflows/ci.yml', content: 'x' })).toMatchObject({ ok: true });
+    expect(await h.call('write_file', { path: '.github/ISSUE_TEMPLATE/bug.md', content: 'x' })).toMatchObject({ ok: true });
+  });
+
+  it("asks for every path of core's one list, those tools-shell and safety protected too", async () => {
+    const h = await ws.harness();
+    for (const path of ['package.json', 'web/package.json', '.npmrc', '.github/workflows/ci.yml', '.devcontainer/devcontainer.json', '.pre-commit-config.yaml', 'team.code-workspace']) {
+      const result = await h.call('write_file', { path, content: 'x' });
+      expect(result.ok ? 'ok' : result.error.code, path).toBe('DENIED');
+      expect(await exists(ws.fx.inRoot(path)), path).toBe(false);
+    }
   });
 
   it('adds the protect option: names at any depth, paths from the root', async () => {

@@ -1,4 +1,5 @@
 import { isAbsolute } from 'node:path';
+import { PROTECTED_PATHS } from '@weir/core';
 
 /** Limits applied to every process of a command (setrlimit, through `prlimit`). */
 export interface ShellLimits {
@@ -81,7 +82,9 @@ export const SHELL_DEFAULTS = Object.freeze({
   timeoutMs: 120_000,
   maxOutputBytes: 100_000,
   killAfterOutputBytes: 16 * 1024 * 1024,
-  protect: Object.freeze(['.git', '.weir', '.vscode', '.idea', '.husky', '.envrc', '.npmrc', '.github/workflows', '.devcontainer', '.pre-commit-config.yaml']),
+  // Core's one protected-path list, less what ordinary commands write (package.json: `npm install x`)
+  // and patterns, which name no one path to bind.
+  protect: Object.freeze(PROTECTED_PATHS.filter((entry) => entry.commandsWrite !== true && !entry.path.includes('*')).map((entry) => entry.path)),
   limits: Object.freeze({ processes: 512, fileSizeBytes: 1024 ** 3, cpuSeconds: 120, tmpBytes: 256 * 1024 ** 2 }),
 });
 

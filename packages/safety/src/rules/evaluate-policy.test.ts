@@ -4,6 +4,7 @@ import { evaluatePolicy, type Policy } from './evaluate-policy.js';
 import type { PathArgument } from './path-arguments.js';
 import { compileRule, compileRules, type PermissionRule } from './permission-rule.js';
 import { DEFAULT_PROTECTED_PATHS } from './protected-paths.js';
+import { PROTECTED_PATHS, protectedPathGlobs } from '@weir/core';
 import type { SafetyMode } from '../settings/safety-mode.js';
 import { SessionGrants, sessionScopeFor } from '../approvals/session-grants.js';
 
@@ -121,6 +122,14 @@ describe('evaluatePolicy: the rule engine', () => {
     expect(decide(policy('ask', [{ deny: 'write_file', path: 'src/**' }], DEFAULT_PROTECTED_PATHS, grants), 'write_file', 'write', paths).decision).toBe('deny');
     expect(decide(policy('read-only', [], DEFAULT_PROTECTED_PATHS, grants), 'write_file', 'write', paths).decision).toBe('deny');
     expect(decide(policy('ask', [], DEFAULT_PROTECTED_PATHS, grants), 'write_file', 'write', [at('src/.git/config', 'src/.git/config')]).decision).toBe('ask');
+  });
+
+  it("protects core's one list, the paths tools-fs and tools-shell protect too, at the depths it says", () => {
+    expect(DEFAULT_PROTECTED_PATHS).toEqual(protectedPathGlobs(PROTECTED_PATHS));
+    for (const path of ['.git', 'sub/.weir/settings.json', 'web/package.json', '.github/workflows/ci.yml', 'team.code-workspace', '.devcontainer/Dockerfile']) {
+      expect(decide(policy('auto'), 'write_file', 'write', [at(path, path)]).decision, path).toBe('ask');
+    }
+    expect(decide(policy('auto'), 'write_file', 'write', [at('docs/.github/workflows/ci.yml', 'docs/.github/workflows/ci.yml')]).decision).toBe('allow');
   });
 
   it('protectedPaths: [] turns the protection off', () => {

@@ -1,27 +1,31 @@
 import * as path from 'node:path';
+import { PROTECTED_PATHS } from '@weir/core';
 import { relativeInside } from './containment.js';
 import type { Located } from './locate-physical.js';
 import type { Workspace } from './workspace.js';
 
 /**
- * Protected by default (docs/reliability.md 1.1 rule 10, catalogue block G): writing there can run code
- * (git hooks and `core.fsmonitor`, husky hooks, direnv's `.envrc`, editor tasks) or change how
- * the harness behaves (`.weir/`). A name matches that component at any depth.
+ * Protected by default: the paths of core's `PROTECTED_PATHS`, the one list tools-fs, tools-shell
+ * and safety share (docs/reliability.md 1.1 rule 10, catalogue block G): writing there can run code
+ * (git hooks, package scripts, CI workflows, editor tasks, direnv's `.envrc`) or change how the
+ * harness behaves (`.weir/`). A name matches that component at any depth, a path from the root.
  */
-export const DEFAULT_PROTECTED_PATHS: readonly string[] = Object.freeze(['.git', '.weir', '.vscode', '.idea', '.husky', '.envrc']);
+export const DEFAULT_PROTECTED_PATHS: readonly string[] = Object.freeze(PROTECTED_PATHS.map((entry) => entry.path));
 
 const MAX_GIT_FILE_BYTES = 4096;
 
 /**
  * Paths inside the workspace whose writes need explicit approval. A rule without `/` (`.git`)
  * matches a component of that name at any depth; a rule with `/` (`config/prod/`) matches that
- * path from the root and everything below it. Matching folds case and Unicode form, so `.GIT`
- * is `.git` (the same file on a case-insensitive volume; asking once too often elsewhere is
- * cheap).
+ * path from the root and everything below it; `*` matches within one name (`*.code-workspace`).
+ * Matching folds case and Unicode form, so `.GIT` is `.git` (the same file on a case-insensitive
+ * volume; asking once too often elsewhere is cheap).
  */
 export class ProtectedPaths {
   readonly #names = new Set<string>();
   readonly #prefixes: string[] = [];
+  /** Rules with `*`: a name pattern tested on each component, or a path pattern from the root. */
+  readonly #patterns: { readonly rule: string; readonly anchored: boolean; readonly pattern: RegExp }[] = [];
 
   /** Throws `TypeError` on a rule that is not a non-empty relative path without `..`. */
   constructor(rules: readonly string[]) {
@@ -31,17 +35,22 @@ export class ProtectedPaths {
       if (normalized === '' || normalized === '.' || path.posix.isAbsolute(normalized) || normalized.split('/').includes('..')) {
         throw new TypeError(`fsTools: protect entry ${JSON.stringify(rule)} must be a path relative to the workspace root, without "..".`);
       }
-      if (normalized.includes('/')) this.#prefixes.push(fold(normalized));
-      else this.#names.add(fold(normalized));
+      const folded = fold(normalized);
+      if (folded.includes('*')) this.#patterns.push({ rule: folded, anchored: folded.includes('/'), pattern: wildcard(folded, folded.includes('/')) });
+      else if (folded.includes('/')) this.#prefixes.push(folded);
+      else this.#names.add(folded);
     }
   }
 
   /** The rule `relativePath` (`/`-separated, relative to the root) falls under, or `undefined`. Pure. */
   ruleFor(relativePath: string): string | undefined {
     const folded = fold(relativePath);
-    const name = folded.split('/').find((component) => this.#names.has(component));
+    const components = folded.split('/');
+    const name = components.find((component) => this.#names.has(component));
     if (name !== undefined) return name;
-    return this.#prefixes.find((prefix) => folded === prefix || folded.startsWith(`${prefix}/`));
+    const prefix = this.#prefixes.find((candidate) => folded === candidate || folded.startsWith(`${candidate}/`));
+    if (prefix !== undefined) return prefix;
+    return this.#patterns.find(({ anchored, pattern }) => (anchored ? pattern.test(folded) : components.some((component) => pattern.test(component))))?.rule;
   }
 }
 
@@ -102,4 +111,10 @@ async function realGitDirectory(workspace: Workspace): Promise<string | undefine
 
 function fold(value: string): string {
   return value.normalize('NFC').toLowerCase();
+}
+
+// `*` as any characters within one name; a path pattern also covers everything below it.
+function wildcard(rule: string, anchored: boolean): RegExp {
+  const body = rule.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('[^/]*');
+  return new RegExp(anchored ? `^${body}(?:/|$)` : `^${body}$`);
 }

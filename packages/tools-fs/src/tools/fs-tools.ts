@@ -27,8 +27,9 @@ export interface FsToolsOptions {
   /** list_dir, find_files, search_files: most entries or matching lines in one result. Default 1000. */
   readonly maxEntries?: number;
   /**
-   * More protected paths, added to `DEFAULT_PROTECTED_PATHS`: writing there needs explicit approval.
-   * A name (`secrets`) matches that component at any depth; a path (`config/prod`) matches from the root down.
+   * More protected paths, added to `DEFAULT_PROTECTED_PATHS` (core's `PROTECTED_PATHS`): writing there needs
+   * explicit approval. A name (`secrets`) matches that component at any depth; a path (`config/prod`) matches
+   * from the root down; `*` matches within one name.
    */
   readonly protect?: readonly string[];
   /**
