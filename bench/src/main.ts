@@ -14,7 +14,7 @@ import { shellBench } from './shell-bench.js';
 
 // `pnpm bench -- --quick`: every part shortened, rough figures, to check the benchmarks run.
 const quick = process.argv.includes('--quick');
-// `pnpm bench -- --only=scale-out`, `--only=mcp`, `--only=cli`, `--only=search`, `--only=otel` or `--only=ai-sdk`: one section alone.
+// `pnpm bench -- --only=scale-out`, `--only=mcp`, `--only=cli`, `--only=search`, `--only=otel`, `--only=ai-sdk` or `--only=providers`: one section alone.
 const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
 if (only === 'scale-out') {
   console.log(`weir benchmarks (scale-out only) - Node ${process.version}, ${process.platform}/${process.arch}`);
@@ -37,6 +37,13 @@ if (only === 'cli') {
 if (only === 'ai-sdk') {
   console.log(`weir benchmarks (ai-sdk only) - Node ${process.version}, ${process.platform}/${process.arch}`);
   await aiSdkToolsBench({ quick });
+  process.exit(0);
+}
+
+if (only === 'providers') {
+  const { providerStreamBench } = await import('./provider-stream-bench.js');
+  console.log(`weir benchmarks (providers only) - Node ${process.version}, ${process.platform}/${process.arch}`);
+  await providerStreamBench({ quick });
   process.exit(0);
 }
 
