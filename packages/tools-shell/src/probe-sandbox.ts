@@ -31,7 +31,8 @@ export async function probeSandbox(runner: CommandRunner, root: string, userNote
   throw unavailable(`bubblewrap failed (exit ${outcome.exitCode ?? outcome.signal}): ${said}. Install it (Debian: apt-get install bubblewrap) and allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1; on Ubuntu also kernel.apparmor_restrict_unprivileged_userns=0)`);
 }
 
-function unavailable(why: string): SandboxUnavailableError {
+/** The error `shellTools` refuses to load with, saying why and the way out. */
+export function unavailable(why: string): SandboxUnavailableError {
   return new SandboxUnavailableError(`the shell sandbox is not available: ${why}. run_command is not offered. To run commands with no sandbox at all (only where the machine itself is the boundary), pass unsafeNoSandbox: true`);
 }
 

@@ -1,7 +1,8 @@
 import { realpath, stat } from 'node:fs/promises';
 import { definePlugin, type Plugin } from '@weir/core';
 import { CommandRunner } from './command-runner.js';
-import { probeSandbox, SandboxUnavailableError } from './probe-sandbox.js';
+import { probeSandbox, SandboxUnavailableError, unavailable } from './probe-sandbox.js';
+import { describeWorkspaceBlock, workspaceBlock } from './workspace-reach.js';
 import { runCommandTool } from './run-command-tool.js';
 import { sandboxUser } from './sandbox-user.js';
 import { resolveShellOptions, type ShellToolsOptions } from './shell-options.js';
@@ -32,7 +33,15 @@ export function shellTools(options: ShellToolsOptions): Plugin {
       if (resolved.unsafeNoSandbox) {
         ctx.logger.warn({ root }, 'tools-shell: unsafeNoSandbox is set: run_command runs commands WITHOUT any sandbox, as this process\'s user, with its network and files');
       } else {
-        await probeSandbox(runner, root, user === undefined ? `this process's user (uid ${process.getuid?.()})` : `uid ${user.uid}`);
+        // A directory the sandbox user cannot pass explains a failed probe better than bubblewrap's
+        // own words (which point at namespaces); it is looked for only when the probe fails.
+        try {
+          await probeSandbox(runner, root, user === undefined ? `this process's user (uid ${process.getuid?.()})` : `uid ${user.uid}`);
+        } catch (error) {
+          const blocked = user === undefined ? undefined : workspaceBlock(root, user);
+          if (blocked === undefined || user === undefined) throw error;
+          throw unavailable(describeWorkspaceBlock(root, user, blocked));
+        }
       }
       ctx.tools.register(runCommandTool({ runner, root, timeoutMs: resolved.timeoutMs }));
       ctx.logger.debug({ root, sandboxed: runner.sandboxed, uid: user?.uid }, 'tools-shell: ready');

@@ -1,4 +1,4 @@
-import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHarness, type ToolExecution } from '@weir/core';
@@ -53,7 +53,32 @@ describe('without a working sandbox the plugin refuses to load', { timeout: 60_0
     cleanup.push(root);
     const error = await loadError({ root });
     expect(error.cause?.code).toBe('SANDBOX_UNAVAILABLE');
-    expect(error.message).toContain('not writable by uid 65534');
+    expect(error.message).toContain(`cannot enter ${root} (mode 0700`);
+    expect(error.message).toContain('uid 65534');
+    expect(error.message).toContain('user: { uid, gid }');
+    expect(error.message).not.toContain('user namespaces');
+  });
+
+  it.runIf(process.getuid?.() === 0)('when a directory above the workspace cannot be entered by the sandbox user, naming it, the user and both fixes', async () => {
+    // /root/project's shape: a folder only root may enter, holding a workspace anyone may write.
+    const parent = await mkdtemp(join(tmpdir(), 'weir-shell-root-only-'));
+    cleanup.push(parent);
+    const root = join(parent, 'project');
+    await mkdir(root);
+    await chmod(root, 0o777);
+    const error = await loadError({ root });
+    expect(error.cause?.code).toBe('SANDBOX_UNAVAILABLE');
+    expect(error.message).toContain(`cannot enter ${parent} (mode 0700, owner uid 0`);
+    expect(error.message).toContain('uid 65534, gid 65534');
+    expect(error.message).toContain(`chmod o+x ${parent}`);
+    expect(error.message).toContain('user: { uid, gid }');
+    expect(error.message).not.toContain('user namespaces');
+    // Either fix works: the folder opened for others, the plugin loads.
+    await chmod(parent, 0o711);
+    const harness = createHarness();
+    await harness.use(shellTools({ root }));
+    expect(harness.tools.get('run_command')).toBeDefined();
+    await harness.close();
   });
 
   it('on invalid options, at once', () => {
