@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
 // Tests import workspace packages by name and run against their sources: no build needed.
-// The order matters: '@weir/core/testing' must match before '@weir/core'.
+// The order matters: '@weir/core/testing' must match before '@weir/core' (and '@weir/session/testing' before '@weir/session').
 const alias = [
   { find: /^@weir\/core\/testing$/, replacement: here('packages/core/src/plugins/testing/index.ts') },
   { find: /^@weir\/core$/, replacement: here('packages/core/src/index.ts') },
@@ -15,6 +15,7 @@ const alias = [
   { find: /^@weir\/llm-mock$/, replacement: here('packages/llm-mock/src/index.ts') },
   { find: /^@weir\/safety$/, replacement: here('packages/safety/src/index.ts') },
   { find: /^@weir\/tools-shell$/, replacement: here('packages/tools-shell/src/index.ts') },
+  { find: /^@weir\/session\/testing$/, replacement: here('packages/session/src/testing/index.ts') },
   { find: /^@weir\/session$/, replacement: here('packages/session/src/index.ts') },
   { find: /^@weir\/dispatch-bullmq$/, replacement: here('packages/dispatch-bullmq/src/index.ts') },
   { find: /^@weir\/mcp$/, replacement: here('packages/mcp/src/index.ts') },
