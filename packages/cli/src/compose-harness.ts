@@ -1,5 +1,6 @@
 import { createHarness, importPlugin, type AsyncDisposer, type Harness, type Logger, type Plugin } from '@weir/core';
 import type { Approver, SafetyMode, SafetyPlugin, SafetySettings } from '@weir/safety';
+import type { CommandHooks, HookRunRecord } from '@weir/hooks';
 import { ConfigError } from './config-error.js';
 import { freshImportPlugin } from './fresh-import.js';
 import { oneLineError } from './one-line-error.js';
@@ -16,6 +17,10 @@ export interface ComposeOptions {
   readonly mode: SafetyMode | undefined;
   readonly approver: Approver;
   readonly logger: Logger;
+  /** Status lines (a hook's `systemMessage`, a hook that failed). */
+  readonly say?: (line: string) => void;
+  /** The session hooks are told about (`session_id`, `transcript_path`), once it is open. */
+  readonly session?: () => { readonly id: string; readonly transcriptPath?: string } | undefined;
 }
 
 /** One plugin or MCP server the config loaded. */
@@ -33,6 +38,8 @@ export interface LoadedEntry {
 export interface ComposedHarness {
   readonly harness: Harness;
   readonly policy: SafetyPlugin;
+  /** The command hooks of the settings layers (`/hooks` lists them; the turns run between their events). */
+  readonly hooks: CommandHooks;
   /** What the config loaded, in load order. */
   loaded(): readonly LoadedEntry[];
   /**
@@ -52,12 +59,28 @@ export interface ComposedHarness {
  * file and the entry; what was loaded is unloaded again.
  */
 export async function composeHarness(options: ComposeOptions): Promise<ComposedHarness> {
-  const harness = createHarness({ logger: options.logger });
-  const [{ fsTools }, { safety }] = await Promise.all([import('@weir/tools-fs'), import('@weir/safety')]);
+  const [{ fsTools }, { safety, hookLayers }, { commandHooks, hookLabel }] = await Promise.all([import('@weir/tools-fs'), import('@weir/safety'), import('@weir/hooks')]);
+  const hooks = commandHooks({
+    layers: hookLayers(options.settings),
+    projectDir: options.workspace,
+    logger: options.logger,
+    session: options.session,
+    onRun: (run) => tellHookRun(run, hookLabel(run.hook), options.say),
+  });
+  // A guard hook may take its own timeout (60 s by default): core's bound on a guard must not cut it first.
+  const longest = Math.max(0, ...hooks.hooks.filter((hook) => hook.skipped === undefined && hook.event === 'PreToolUse').map((hook) => hook.timeoutMs));
+  const harness = createHarness({ logger: options.logger, ...(longest > 25_000 ? { hookTimeoutMs: longest + 5_000 } : {}) });
   try {
     await harness.use(fsTools({ root: options.workspace, write: true }));
-    const policy = safety({ settings: options.settings, approver: options.approver, ...(options.mode === undefined ? {} : { mode: options.mode }) });
+    // The person is told an approval waits (Notification hooks), then asked.
+    const approver: Approver = (request) => {
+      void hooks.events.notification(`weir needs your approval for ${request.toolName}`, 'permission_prompt').catch(() => undefined);
+      return options.approver(request);
+    };
+    const policy = safety({ settings: options.settings, approver, ...(options.mode === undefined ? {} : { mode: options.mode }) });
     await harness.use(policy);
+    // After safety's guards, before approval: a PreToolUse hook sees only calls the rules let through.
+    await harness.use(hooks.plugin);
     let entries: { entry: LoadedEntry; unload: AsyncDisposer }[] = [];
 
     const loadOne = async (config: WeirConfig, kind: LoadedEntry['kind'], index: number, fresh: boolean) => {
@@ -113,6 +136,7 @@ export async function composeHarness(options: ComposeOptions): Promise<ComposedH
     return {
       harness,
       policy,
+      hooks,
       loaded: () => entries.map(({ entry }) => entry),
       reload: async (config, say) => {
         await unloadAll(say);
@@ -132,6 +156,13 @@ export async function composeHarness(options: ComposeOptions): Promise<ComposedH
     await harness.close().catch(() => undefined);
     throw error;
   }
+}
+
+/** A hook's message for the person, and a failure, as a status line. */
+function tellHookRun(run: HookRunRecord, label: string, say: ((line: string) => void) | undefined): void {
+  if (say === undefined) return;
+  if (run.outcome.systemMessage !== undefined && !run.outcome.suppressOutput) say(`[hook] ${run.outcome.systemMessage}`);
+  if (run.outcome.failure !== undefined) say(`[hook] ${run.hook.eventName} "${label}" (${run.hook.layer.file}) ${run.outcome.failure}: ${run.effect}`);
 }
 
 function describe(entry: LoadedEntry): string {

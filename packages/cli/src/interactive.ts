@@ -8,6 +8,7 @@ import { oneLineError } from './one-line-error.js';
 import { untrustedProjectFiles } from './project-trust.js';
 import { resolveWorkspace } from './resolve-workspace.js';
 import { runSlashCommand } from './slash-commands.js';
+import { hookedTurn } from './hooked-turn.js';
 import type { StartedWeir } from './start-weir.js';
 import { terminalStyle } from './terminal-style.js';
 import { trustFolder } from './trust-folder.js';
@@ -153,10 +154,12 @@ export async function runInteractive(flags: CliFlags, env: NodeJS.ProcessEnv): P
           say('[session] finishing the turn the last run left open');
           await started.agent.resume({ signal: turn.signal, onEvent });
         }
-        const result = await started.agent.turn(line, { signal: turn.signal, onEvent });
-        turns.push(result);
-        if (result.stopReason === 'aborted') say('[cancelled]');
-        else if (result.stopReason !== 'stop') say(`[stopped: ${result.stopReason}]`);
+        const result = await hookedTurn(started, line, { signal: turn.signal, onEvent }, say);
+        if (result !== undefined) {
+          turns.push(result);
+          if (result.stopReason === 'aborted') say('[cancelled]');
+          else if (result.stopReason !== 'stop') say(`[stopped: ${result.stopReason}]`);
+        }
       } catch (error) {
         // A failed model call or session write: one line, and the session goes on.
         say(`[error] ${oneLineError(error)}`);

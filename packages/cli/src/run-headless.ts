@@ -4,6 +4,7 @@ import type { CliFlags } from './cli-flags.js';
 import { cliLogger } from './cli-logger.js';
 import { modelWaits } from './model-waits.js';
 import { resolveWorkspace } from './resolve-workspace.js';
+import { hookedTurn } from './hooked-turn.js';
 import { startWeir } from './start-weir.js';
 import { terminalStyle } from './terminal-style.js';
 import { turnPrinter } from './turn-printer.js';
@@ -71,11 +72,12 @@ export async function runHeadless(flags: CliFlags, env: NodeJS.ProcessEnv): Prom
       status('[session] finishing the turn the last run left open');
       await started.agent.resume({ signal: stop.signal, onEvent }).finally(() => waits.stop());
     }
-    const result = await started.agent.turn(prompt, { signal: stop.signal, onEvent }).finally(() => {
+    const result = await hookedTurn(started, prompt, { signal: stop.signal, onEvent }, status).finally(() => {
       waits.stop();
       printer.finish();
     });
     status(`[session] ${started.session.id} saved: weir run --resume ${started.session.id} "<prompt>" goes on with it`);
+    if (result === undefined) return 1;
     if (result.stopReason === 'aborted') return 130;
     if (result.stopReason !== 'stop') {
       status(`[stopped: ${result.stopReason}]`);

@@ -2,6 +2,7 @@ import type { TurnResult, Usage } from '@weir/core';
 import type { SafetyMode } from '@weir/safety';
 import type { ChosenModel } from './choose-model.js';
 import { oneLineError } from './one-line-error.js';
+import { hookListLines } from './hook-list.js';
 import type { StartedWeir } from './start-weir.js';
 
 /** What a slash command can reach. */
@@ -21,6 +22,7 @@ export const SLASH_COMMANDS: readonly (readonly [string, string])[] = [
   ['/help', 'this list'],
   ['/tools', 'the tools the model can call, with their tier and where they come from'],
   ['/plugins', 'the plugins loaded, and what the config brought'],
+  ['/hooks', 'every command hook of the settings files, where it comes from, and whether it runs'],
   ['/reload', "unload the config's plugins and MCP servers and load them again, with the code now on disk"],
   ['/model', 'the model in use'],
   ['/mode [mode]', 'the safety mode; with a mode (read-only, ask, auto, allow-all-unsafe), switch to it'],
@@ -56,6 +58,11 @@ export async function runSlashCommand(line: string, context: SlashContext): Prom
           const entry = configured.get(name);
           say(`  ${name}${entry === undefined ? ' (built in)' : ` (${entry.kind === 'plugin' ? `package ${entry.source}` : `MCP server ${entry.source}`}, from the config)`}`);
         }
+        return 'continue';
+      }
+      case '/hooks': {
+        const { hookLabel } = await import('@weir/hooks');
+        for (const line of hookListLines(weir.composed.hooks.hooks, hookLabel)) say(line);
         return 'continue';
       }
       case '/reload': {

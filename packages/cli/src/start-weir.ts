@@ -68,13 +68,16 @@ export async function startWeir(options: StartOptions): Promise<StartedWeir> {
   if (options.mode !== undefined && !SAFETY_MODES.includes(options.mode)) {
     throw new UsageError(`--mode must be one of ${SAFETY_MODES.join(', ')}, got ${JSON.stringify(options.mode)}.`);
   }
-  const { loadSafetySettings } = await import('@weir/safety');
+  const { loadSafetySettings, CLAUDE_PROJECT_SETTINGS_FILES } = await import('@weir/safety');
   const settingsFile = userSettingsFile(options.env);
-  const loadSettings = () => loadSafetySettings({ user: settingsFile, project: options.workspace });
+  let compat: { claude: boolean } | undefined;
+  const loadSettings = () => loadSafetySettings({ user: settingsFile, project: options.workspace, ...(compat === undefined ? {} : { compat }) });
   let settings: SafetySettings = await loadSettings();
 
   const projectFile = projectConfigFile(options.workspace);
-  const projectFiles = (await Promise.all([projectFile, join(options.workspace, '.weir', 'settings.json')].map(async (file) => ((await exists(file)) ? file : undefined)))).filter(
+  // Claude Code's project files hold hooks (commands) too: with the compat switch they wait for trust as well.
+  const claudeFiles = settings.compat.claude ? CLAUDE_PROJECT_SETTINGS_FILES.map((file) => join(options.workspace, file)) : [];
+  const projectFiles = (await Promise.all([projectFile, join(options.workspace, '.weir', 'settings.json'), ...claudeFiles].map(async (file) => ((await exists(file)) ? file : undefined)))).filter(
     (file): file is string => file !== undefined,
   );
   if (!settings.projectTrusted && projectFiles.length > 0 && options.configFlag === undefined && options.askTrust !== undefined) {
@@ -92,10 +95,15 @@ export async function startWeir(options: StartOptions): Promise<StartedWeir> {
     return readWeirConfig(projectFile, false);
   };
   const config = await readConfig();
+  if (config?.compat.claude === true && !settings.compat.claude) {
+    compat = { claude: true };
+    settings = await loadSettings();
+  }
   if (config === undefined && options.configFlag === undefined && !settings.projectTrusted && (await exists(projectFile))) {
     options.say(`[config] ${projectFile} is not used: this folder is not trusted. Trust it with: weir trust ${quote(options.workspace)}`);
   }
 
+  let opened: Session | undefined;
   const composed = await composeHarness({
     workspace: options.workspace,
     config,
@@ -103,14 +111,22 @@ export async function startWeir(options: StartOptions): Promise<StartedWeir> {
     mode: options.mode as SafetyMode | undefined,
     approver: options.approver,
     logger: options.logger,
+    say: options.say,
+    session: () => (opened === undefined ? undefined : { id: opened.id }),
   });
   for (const why of composed.policy.ignored) options.say(`[safety] ${why}`);
+  const notRun = composed.hooks.hooks.filter((hook) => hook.skipped !== undefined).length;
+  if (notRun > 0) options.say(`[hooks] ${notRun} hook${notRun === 1 ? '' : 's'} will not run (/hooks says why)`);
   try {
     const store = await workspaceSessions(options.workspace);
     const { session, resumed } = await openSession(store, options.session, options.say);
+    opened = session;
     try {
       const { createAgent } = await import('@weir/core');
-      const agent = createAgent({ model: await options.model.load(), harness: composed.harness, session, system: systemPrompt(options.workspace) });
+      // SessionStart hooks' context joins the system message of a new session.
+      const start = await composed.hooks.events.sessionStart(resumed ? 'resume' : 'startup');
+      const system = start.context === undefined ? systemPrompt(options.workspace) : `${systemPrompt(options.workspace)}\n\n${start.context}`;
+      const agent = createAgent({ model: await options.model.load(), harness: composed.harness, session, system });
       return {
         composed,
         store,
@@ -120,6 +136,7 @@ export async function startWeir(options: StartOptions): Promise<StartedWeir> {
         config,
         rereadConfig: readConfig,
         close: async () => {
+          await composed.hooks.events.sessionEnd('prompt_input_exit').catch(() => undefined);
           await session.close().catch(() => undefined);
           await composed.close();
         },

@@ -19,9 +19,11 @@ export interface WeirConfig {
   readonly dir: string;
   readonly plugins: readonly PluginEntry[];
   readonly servers: readonly McpServerOptions[];
+  /** `"compat": { "claude": true }`: read Claude Code's project files too (hooks now, issue 33's files next). */
+  readonly compat: { readonly claude: boolean };
 }
 
-const TOP_KEYS = new Set(['$schema', 'plugins', 'mcpServers']);
+const TOP_KEYS = new Set(['$schema', 'plugins', 'mcpServers', 'compat']);
 const PLUGIN_KEYS = new Set(['package', 'options']);
 // An npm package name (scoped or not), as the registry accepts it.
 const PACKAGE_NAME = /^(?:@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*$/;
@@ -88,7 +90,13 @@ export async function parseWeirConfig(parsed: unknown, file: string): Promise<We
       throw new ConfigError(`${(error as Error).message.replace(/^The config file (\S+): /, 'The config file $1 is not valid: ')}`);
     }
   }
-  return { file, dir: dirname(file), plugins, servers };
+  const compat = record.compat ?? {};
+  if (typeof compat !== 'object' || compat === null || Array.isArray(compat)) throw bad('"compat"', 'must be an object such as { "claude": true }');
+  for (const [key, value] of Object.entries(compat)) {
+    if (key !== 'claude') throw bad(`"compat.${key}"`, 'is not a key weir knows (expected claude)');
+    if (typeof value !== 'boolean') throw bad('"compat.claude"', 'must be true or false');
+  }
+  return { file, dir: dirname(file), plugins, servers, compat: { claude: (compat as { claude?: boolean }).claude === true } };
 }
 
 /** The project's config file in a workspace. */
