@@ -3,6 +3,7 @@ import { aiSdkToolsBench } from './ai-sdk-tools-bench.js';
 import { agentStepCpuBench } from './agent-step-cpu.js';
 import { cliStartupBench } from './cli-startup-bench.js';
 import { coldStartBench } from './cold-start-bench.js';
+import { hooksBench } from './hooks-bench.js';
 import { hotReloadBench } from './hot-reload-bench.js';
 import { mcpBench } from './mcp-bench.js';
 import { otelBench } from './otel-bench.js';
@@ -14,7 +15,7 @@ import { shellBench } from './shell-bench.js';
 
 // `pnpm bench -- --quick`: every part shortened, rough figures, to check the benchmarks run.
 const quick = process.argv.includes('--quick');
-// `pnpm bench -- --only=scale-out`, `--only=mcp`, `--only=cli`, `--only=search`, `--only=otel`, `--only=ai-sdk` or `--only=providers`: one section alone.
+// `pnpm bench -- --only=scale-out`, `--only=mcp`, `--only=cli`, `--only=search`, `--only=otel`, `--only=ai-sdk`, `--only=providers` or `--only=hooks`: one section alone.
 const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
 if (only === 'scale-out') {
   console.log(`weir benchmarks (scale-out only) - Node ${process.version}, ${process.platform}/${process.arch}`);
@@ -44,6 +45,12 @@ if (only === 'providers') {
   const { providerStreamBench } = await import('./provider-stream-bench.js');
   console.log(`weir benchmarks (providers only) - Node ${process.version}, ${process.platform}/${process.arch}`);
   await providerStreamBench({ quick });
+  process.exit(0);
+}
+
+if (only === 'hooks') {
+  console.log(`weir benchmarks (hooks only) - Node ${process.version}, ${process.platform}/${process.arch}`);
+  await hooksBench({ quick });
   process.exit(0);
 }
 
@@ -83,6 +90,7 @@ await otelBench();
 await aiSdkToolsBench({ quick });
 const agentStep = await agentStepBench();
 await shellBench({ quick });
+await hooksBench({ quick });
 
 console.log('\npeers: the same agent turn (K echo tool steps, then text) on other SDKs, each in its own process beside a bare async loop');
 const peers = await measurePeers({ quick });
