@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { UsageError } from './usage-error.js';
 
 /** What `weir` was asked to do. */
-export type CliCommand = 'interactive' | 'run' | 'sessions' | 'trust' | 'help' | 'version';
+export type CliCommand = 'interactive' | 'run' | 'sessions' | 'trust' | 'rewind' | 'help' | 'version';
 
 /** The parsed command line. */
 export interface CliFlags {
@@ -18,6 +18,8 @@ export interface CliFlags {
   readonly resume: string | undefined;
   readonly json: boolean;
   readonly debug: boolean;
+  /** weir rewind: `--turn N`, `--files`, `--conversation`, `--redo`, `--force`. */
+  readonly rewind: { readonly turn: number | undefined; readonly files: boolean; readonly conversation: boolean; readonly redo: boolean; readonly force: boolean };
 }
 
 export const USAGE = `Usage:
@@ -25,6 +27,9 @@ export const USAGE = `Usage:
   weir run [flags] "<prompt>"      one turn, headless; prints the answer
   weir sessions [--workspace <d>]  the sessions of this folder, newest first
   weir trust [<folder>]            trust a folder: its weir.config.json and .weir/settings.json count
+  weir rewind <session> --turn N [--files] [--conversation] [--force]
+                                   put the files and/or the conversation back as they were after turn N
+  weir rewind <session> --redo     take the last rewind back
   weir --version | --help
 
 Flags:
@@ -36,6 +41,10 @@ Flags:
   -c, --continue        go on with the last session
   --resume <id>         go on with the session <id>
   --json                weir run: one JSON event per line on standard output
+  --turn <n>            weir rewind: the turn to go back to (0: before the first)
+  --files, --conversation  weir rewind: only the files, or only the conversation (default: both)
+  --redo                weir rewind: undo the last rewind
+  --force               weir rewind: also overwrite files changed since weir wrote them
   --debug               the stack of a failure`;
 
 const OPTIONS = {
@@ -48,14 +57,19 @@ const OPTIONS = {
   resume: { type: 'string' },
   json: { type: 'boolean' },
   debug: { type: 'boolean' },
+  turn: { type: 'string' },
+  files: { type: 'boolean' },
+  conversation: { type: 'boolean' },
+  redo: { type: 'boolean' },
+  force: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
 
 /** What each flag with a value takes, as the usage text names it. */
-const PLACEHOLDERS: Readonly<Record<string, string>> = { workspace: '<folder>', config: '<file>', model: '<id>', 'base-url': '<url>', mode: '<mode>', resume: '<id>' };
+const PLACEHOLDERS: Readonly<Record<string, string>> = { workspace: '<folder>', config: '<file>', model: '<id>', 'base-url': '<url>', mode: '<mode>', resume: '<id>', turn: '<n>' };
 
-const COMMANDS = new Set(['run', 'sessions', 'trust']);
+const COMMANDS = new Set(['run', 'sessions', 'trust', 'rewind']);
 
 /**
  * Parses weir's command line strictly: an unknown flag, a flag missing its value or given an
@@ -86,7 +100,7 @@ export function parseCliFlags(args: readonly string[]): CliFlags {
   if (values.help) command = 'help';
   else if (values.version) command = 'version';
   else if (first !== undefined) {
-    if (!COMMANDS.has(first)) throw new UsageError(`Unknown command "${first}" (expected run, sessions or trust; a prompt goes after weir run).`);
+    if (!COMMANDS.has(first)) throw new UsageError(`Unknown command "${first}" (expected run, sessions, trust or rewind; a prompt goes after weir run).`);
     command = first as CliCommand;
     words = rest;
   }
@@ -95,6 +109,16 @@ export function parseCliFlags(args: readonly string[]): CliFlags {
   }
   if (command === 'trust' && words.length > 1) throw new UsageError('weir trust takes one folder.');
   if (command === 'sessions' && words.length > 0) throw new UsageError('weir sessions takes no arguments.');
+  const turn = values.turn === undefined ? undefined : /^\d+$/.test(values.turn) ? Number(values.turn) : Number.NaN;
+  if (command === 'rewind') {
+    if (words.length !== 1) throw new UsageError('weir rewind takes one session id: weir rewind <session> --turn N (weir sessions lists them).');
+    if (values.redo === true ? turn !== undefined || values.files === true || values.conversation === true : turn === undefined) {
+      throw new UsageError('weir rewind needs --turn N (with --files or --conversation to rewind only those), or --redo alone.');
+    }
+    if (Number.isNaN(turn)) throw new UsageError(`--turn must be a turn number (0 or more), got ${JSON.stringify(values.turn)}.`);
+  } else if ([values.turn, values.files, values.conversation, values.redo, values.force].some((value) => value !== undefined)) {
+    throw new UsageError('--turn, --files, --conversation, --redo and --force go with weir rewind.');
+  }
   if (values.continue === true && values.resume !== undefined) throw new UsageError('Use --continue or --resume <id>, not both.');
   return {
     command,
@@ -108,6 +132,7 @@ export function parseCliFlags(args: readonly string[]): CliFlags {
     resume: values.resume,
     json: values.json === true,
     debug: values.debug === true,
+    rewind: { turn, files: values.files === true, conversation: values.conversation === true, redo: values.redo === true, force: values.force === true },
   };
 }
 

@@ -144,7 +144,11 @@ export async function runInteractive(flags: CliFlags, env: NodeJS.ProcessEnv): P
         break;
       }
       if (line.startsWith('/')) {
-        if ((await runSlashCommand(line, { weir: started, model, turns, say })) === 'exit') break;
+        const ask = async (question: string) => {
+          const answer = await reader.read(question);
+          return answer.kind === 'line' ? answer.line : undefined;
+        };
+        if ((await runSlashCommand(line, { weir: started, model, turns, say, ask })) === 'exit') break;
         continue;
       }
       turn = new AbortController();

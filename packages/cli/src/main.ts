@@ -22,6 +22,8 @@ export async function main(args: readonly string[], env: NodeJS.ProcessEnv = pro
         return await (await import('./run-headless.js')).runHeadless(flags, env);
       case 'sessions':
         return await (await import('./list-sessions.js')).listSessions(flags);
+      case 'rewind':
+        return await (await import('./rewind-command.js')).rewindCommand(flags);
       case 'trust':
         return await (await import('./trust-command.js')).trustCommand(flags, env);
       case 'interactive':

@@ -7,6 +7,11 @@ export function sessionsDir(workspace: string): string {
   return join(workspace, '.weir', 'sessions');
 }
 
+/** Where one session's checkpoints live: `<workspace>/.weir/sessions/<id>.checkpoints`. */
+export function checkpointsDir(workspace: string, id: string): string {
+  return join(sessionsDir(workspace), `${id}.checkpoints`);
+}
+
 /** The workspace's session store (`@weir/session`'s file store, loaded when first needed). */
 export async function workspaceSessions(workspace: string): Promise<SessionStore> {
   const { createFileSessionStore } = await import('@weir/session');

@@ -3,6 +3,7 @@ import type { SafetyMode } from '@weir/safety';
 import type { ChosenModel } from './choose-model.js';
 import { oneLineError } from './one-line-error.js';
 import { hookListLines } from './hook-list.js';
+import { describeRewind } from './rewind-command.js';
 import type { StartedWeir } from './start-weir.js';
 
 /** What a slash command can reach. */
@@ -12,6 +13,8 @@ export interface SlashContext {
   /** The turns of this run, for `/usage`. */
   readonly turns: readonly TurnResult[];
   readonly say: (line: string) => void;
+  /** Asks one line at the prompt (`/rewind` without a turn); `undefined` on Ctrl-C or Ctrl-D. */
+  readonly ask?: (question: string) => Promise<string | undefined>;
 }
 
 /** What the loop does after a command. */
@@ -27,6 +30,7 @@ export const SLASH_COMMANDS: readonly (readonly [string, string])[] = [
   ['/model', 'the model in use'],
   ['/mode [mode]', 'the safety mode; with a mode (read-only, ask, auto, allow-all-unsafe), switch to it'],
   ['/usage', 'tokens used by the turns of this run'],
+  ['/rewind [n|r]', 'the turns (prompt, files changed, time); go back to the end of turn n (files and conversation; add files or conversation for one), or r to redo'],
   ['/exit', 'end the session (Ctrl-D does too; Ctrl-C at the prompt exits with status 130)'],
 ];
 
@@ -92,6 +96,9 @@ export async function runSlashCommand(line: string, context: SlashContext): Prom
         say(`[usage] ${context.turns.length} turns: ${input} input tokens, ${output} output tokens`);
         return 'continue';
       }
+      case '/rewind':
+        await rewind(args, context);
+        return 'continue';
       case '/exit':
       case '/quit':
         return 'exit';
@@ -103,4 +110,40 @@ export async function runSlashCommand(line: string, context: SlashContext): Prom
     say(`[error] ${command}: ${oneLineError(error)}`);
     return 'continue';
   }
+}
+
+const SCOPES = new Set(['files', 'conversation', 'both']);
+
+/** `/rewind`: lists the turns and asks which (or takes `n [files|conversation] [force]`, or `r`), then rewinds or redoes. */
+async function rewind(args: readonly string[], context: SlashContext): Promise<void> {
+  const { weir, say } = context;
+  const { checkpoints } = weir;
+  let choice = args[0];
+  if (choice === undefined) {
+    const { escapeForTerminal } = await import('@weir/safety');
+    const turns = checkpoints.turns();
+    if (turns.length === 0 && !checkpoints.canRedo()) return say('[rewind] no turn to go back to yet');
+    say('[rewind] the turns of this session:');
+    say('  0  before the first turn');
+    for (const turn of turns) {
+      const prompt = turn.prompt.replace(/\s+/g, ' ');
+      const files = turn.files.length === 0 ? 'no files changed' : `changed ${turn.files.join(', ')}`;
+      say(escapeForTerminal(`  ${turn.turn}  ${turn.at.slice(11, 19)}  ${prompt.length > 60 ? `${prompt.slice(0, 59)}…` : prompt}  (${files})`));
+    }
+    if (checkpoints.canRedo()) say('  r  redo: take the last rewind back');
+    choice = (await context.ask?.('Rewind to the end of which turn? (a number, r to redo, Enter to cancel) '))?.trim();
+    if (choice === undefined || choice === '') return say('[rewind] nothing done');
+  }
+  const options = args.slice(1);
+  const force = options.includes('force');
+  const scope = options.find((option) => SCOPES.has(option)) ?? 'both';
+  const unknown = options.find((option) => option !== 'force' && !SCOPES.has(option));
+  if (unknown !== undefined) return say(`[error] /rewind: unknown option ${unknown} (files, conversation, both or force)`);
+  let report;
+  if (choice === 'r' || choice === 'redo') report = await checkpoints.redo({ force });
+  else if (/^\d+$/.test(choice)) report = await checkpoints.rewind({ toTurn: Number(choice), scope: scope as 'files' | 'conversation' | 'both', force });
+  else return say(`[error] /rewind: ${JSON.stringify(choice)} is not a turn number or r`);
+  for (const line of describeRewind(report.kind === 'redo' ? '[redo]' : '[rewind]', report)) say(line);
+  // The agent's history is the session's: after a cut (or its undoing) it is read again.
+  if (report.conversation) await weir.resetAgent();
 }

@@ -3,9 +3,10 @@ import { join } from 'node:path';
 import type { Agent, Logger, Session } from '@weir/core';
 import type { Approver, SafetyMode, SafetySettings } from '@weir/safety';
 import type { SessionStore } from '@weir/session';
+import type { Checkpoints } from '@weir/tools-fs';
 import type { ChosenModel } from './choose-model.js';
 import { composeHarness, type ComposedHarness } from './compose-harness.js';
-import { openSession, workspaceSessions, type SessionChoice } from './session-store.js';
+import { checkpointsDir, openSession, workspaceSessions, type SessionChoice } from './session-store.js';
 import { trustFolder } from './trust-folder.js';
 import { UsageError } from './usage-error.js';
 import { projectConfigFile, readWeirConfig, type WeirConfig } from './weir-config.js';
@@ -38,7 +39,11 @@ export interface StartedWeir {
   readonly store: SessionStore;
   readonly session: Session;
   readonly resumed: boolean;
-  readonly agent: Agent;
+  /** The agent; `resetAgent()` makes a new one from the session (after a conversation rewind). */
+  agent: Agent;
+  /** The session's checkpoints (`/rewind`); the shell snapshot is on. */
+  readonly checkpoints: Checkpoints;
+  readonly resetAgent: () => Promise<void>;
   /** The config whose plugins and servers are loaded, if any. */
   readonly config: WeirConfig | undefined;
   /** Reads the config again (for `/reload`): the same file, trust permitting. */
@@ -121,27 +126,43 @@ export async function startWeir(options: StartOptions): Promise<StartedWeir> {
     const store = await workspaceSessions(options.workspace);
     const { session, resumed } = await openSession(store, options.session, options.say);
     opened = session;
+    let checkpoints: Checkpoints | undefined;
     try {
+      // Before the agent: a rewind a killed weir left half done is finished first, and its turns are
+      // checkpointed (the shell's changes too) from the first one on.
+      const { openCheckpoints } = await import('@weir/tools-fs');
+      checkpoints = await openCheckpoints({ root: options.workspace, dir: checkpointsDir(options.workspace, session.id), session, shell: true, logger: options.logger });
+      if (checkpoints.recovered !== undefined) options.say(`[rewind] finished an interrupted ${checkpoints.recovered.kind}: ${checkpoints.recovered.files.length} files set back`);
+      await composed.harness.use(checkpoints.plugin);
       const { createAgent } = await import('@weir/core');
       // SessionStart hooks' context joins the system message of a new session.
       const start = await composed.hooks.events.sessionStart(resumed ? 'resume' : 'startup');
       const system = start.context === undefined ? systemPrompt(options.workspace) : `${systemPrompt(options.workspace)}\n\n${start.context}`;
-      const agent = createAgent({ model: await options.model.load(), harness: composed.harness, session, system });
-      return {
+      const model = await options.model.load();
+      const newAgent = () => createAgent({ model, harness: composed.harness, session, system });
+      const kept = checkpoints;
+      const started: StartedWeir = {
         composed,
         store,
         session,
         resumed,
-        agent,
+        agent: newAgent(),
+        checkpoints: kept,
+        resetAgent: async () => {
+          started.agent = newAgent();
+        },
         config,
         rereadConfig: readConfig,
         close: async () => {
           await composed.hooks.events.sessionEnd('prompt_input_exit').catch(() => undefined);
+          await kept.close().catch(() => undefined);
           await session.close().catch(() => undefined);
           await composed.close();
         },
       };
+      return started;
     } catch (error) {
+      await checkpoints?.close().catch(() => undefined);
       await session.close().catch(() => undefined);
       throw error;
     }
