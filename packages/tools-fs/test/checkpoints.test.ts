@@ -2,7 +2,7 @@ import { chmod, lstat, mkdir, mkdtemp, readdir, readFile, realpath, rm, symlink,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createHarness, type Harness, type Session } from '@weir/core';
+import { createHarness, defineTool, type Harness, type Logger, type Session } from '@weir/core';
 import { createFileSessionStore } from '@weir/session';
 import { fsTools, openCheckpoints, type Checkpoints } from '../src/index.js';
 
@@ -135,5 +135,55 @@ describe('checkpoints of the file tools', () => {
     await expect(checkpoints.rewind({ toTurn: 1.5 })).rejects.toMatchObject({ code: 'NO_SUCH_TURN' });
     await expect(checkpoints.rewind({ toTurn: 0, scope: 'all' as never })).rejects.toMatchObject({ code: 'INVALID_REWIND' });
     expect(session.records().some((r) => r.type === 'rewind')).toBe(false);
+  });
+});
+
+describe('checkpoints of commands (the shell snapshot)', () => {
+  it('puts back what a command changed, created and deleted; ignored files and files over the bound stay out, and the bound is reported', async () => {
+    await writeFile(join(root, '.gitignore'), 'build/\n');
+    await mkdir(join(root, 'build'));
+    await writeFile(join(root, 'build', 'out.js'), 'old build\n');
+    await writeFile(join(root, 'small.txt'), 'small\n');
+    await writeFile(join(root, 'gone.txt'), 'gone\n');
+    await writeFile(join(root, 'big.txt'), 'x'.repeat(100));
+    const warnings: string[] = [];
+    const logger = { debug() {}, info() {}, error() {}, warn: (_: unknown, message: string) => warnings.push(message), child: () => logger } as unknown as Logger;
+    const shelled = await openCheckpoints({ root, dir: join(base, 'sessions', 's1.shell'), session, shell: { maxFileBytes: 50 }, logger });
+    const h = createHarness();
+    // A command that writes by itself, as a shell command does: no files declared, not read-only.
+    h.tools.register(
+      defineTool({
+        name: 'fake_command',
+        description: 'Changes files like a command.',
+        tier: 'dangerous',
+        parameters: { type: 'object', properties: {} },
+        execute: async () => {
+          await writeFile(join(root, 'small.txt'), 'changed by the command\n');
+          await writeFile(join(root, 'made.txt'), 'made\n');
+          await rm(join(root, 'gone.txt'));
+          await writeFile(join(root, 'big.txt'), 'y'.repeat(100));
+          await writeFile(join(root, 'build', 'out.js'), 'new build\n');
+          return 'done';
+        },
+      }),
+    );
+    await h.use(shelled.plugin);
+    await turn('run the command');
+    const result = await h.executeToolCall({ id: 'cmd', name: 'fake_command', arguments: {} });
+    expect(result.ok).toBe(true);
+    await endTurn();
+    expect(shelled.turns()[0]!.files).toEqual(['gone.txt', 'made.txt', 'small.txt']);
+    expect(warnings.some((w) => w.includes('over 50 bytes'))).toBe(true);
+    expect(warnings.some((w) => w.includes('big.txt'))).toBe(true);
+
+    const report = await shelled.rewind({ toTurn: 0, scope: 'files' });
+    expect(report.files).toEqual(['gone.txt', 'made.txt', 'small.txt']);
+    expect(await read('small.txt')).toBe('small\n');
+    expect(await read('gone.txt')).toBe('gone\n');
+    expect(await exists('made.txt')).toBe(false);
+    expect(await read('big.txt')).toBe('y'.repeat(100));
+    expect(await read('build/out.js')).toBe('new build\n');
+    await h.close();
+    await shelled.close();
   });
 });
