@@ -1,6 +1,7 @@
 import { agentStepBench, printAgentStepComparison } from './agent-step-bench.js';
 import { aiSdkToolsBench } from './ai-sdk-tools-bench.js';
 import { agentStepCpuBench } from './agent-step-cpu.js';
+import { checkpointsBench } from './checkpoints-bench.js';
 import { cliStartupBench } from './cli-startup-bench.js';
 import { coldStartBench } from './cold-start-bench.js';
 import { hooksBench } from './hooks-bench.js';
@@ -15,7 +16,7 @@ import { shellBench } from './shell-bench.js';
 
 // `pnpm bench -- --quick`: every part shortened, rough figures, to check the benchmarks run.
 const quick = process.argv.includes('--quick');
-// `pnpm bench -- --only=scale-out`, `--only=mcp`, `--only=cli`, `--only=search`, `--only=otel`, `--only=ai-sdk`, `--only=providers` or `--only=hooks`: one section alone.
+// `pnpm bench -- --only=scale-out`, `--only=mcp`, `--only=cli`, `--only=search`, `--only=checkpoints`, `--only=otel`, `--only=ai-sdk`, `--only=providers` or `--only=hooks`: one section alone.
 const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
 if (only === 'scale-out') {
   console.log(`weir benchmarks (scale-out only) - Node ${process.version}, ${process.platform}/${process.arch}`);
@@ -72,6 +73,12 @@ if (only === 'core') {
   process.exit(0);
 }
 
+if (only === 'checkpoints') {
+  console.log(`weir benchmarks (checkpoints only) - Node ${process.version}, ${process.platform}/${process.arch}`);
+  await checkpointsBench({ quick });
+  process.exit(0);
+}
+
 if (only === 'search') {
   console.log(`weir benchmarks (search only) - Node ${process.version}, ${process.platform}/${process.arch}`);
   await searchBench({ quick });
@@ -91,6 +98,7 @@ await aiSdkToolsBench({ quick });
 const agentStep = await agentStepBench();
 await shellBench({ quick });
 await hooksBench({ quick });
+await checkpointsBench({ quick });
 
 console.log('\npeers: the same agent turn (K echo tool steps, then text) on other SDKs, each in its own process beside a bare async loop');
 const peers = await measurePeers({ quick });
