@@ -1,9 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { constants } from 'node:fs';
+import { closeSync, constants, mkdirSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir, open, readFile, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 
 const { O_WRONLY, O_CREAT, O_EXCL, O_DIRECTORY, O_RDONLY } = constants;
+/** Blobs up to this size are written synchronously. */
+const SYNC_BYTES = 256 * 1024;
 
 /** The SHA-256 of `bytes`, hex. */
 export function sha256(bytes: Uint8Array): string {
@@ -32,6 +34,14 @@ export class BlobStore {
     if (this.#known.has(hash)) return hash;
     const target = join(this.dir, hash);
     const temp = join(this.dir, `.${hash.slice(0, 16)}-${randomBytes(6).toString('hex')}.tmp`);
+    // A small blob is written with synchronous calls: each promise-based step is a trip to the
+    // thread pool, several times the cost of the call, and this runs before a tool's every first write.
+    if (bytes.byteLength <= SYNC_BYTES) {
+      this.#putSync(temp, target, bytes);
+      this.#known.add(hash);
+      this.#unsynced.add(hash);
+      return hash;
+    }
     let handle: FileHandle | undefined;
     try {
       handle = await open(temp, O_WRONLY | O_CREAT | O_EXCL, 0o600);
@@ -52,6 +62,26 @@ export class BlobStore {
     this.#known.add(hash);
     this.#unsynced.add(hash);
     return hash;
+  }
+
+  #putSync(temp: string, target: string, bytes: Uint8Array): void {
+    let fd: number;
+    try {
+      fd = openSync(temp, O_WRONLY | O_CREAT | O_EXCL, 0o600);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      mkdirSync(this.dir, { recursive: true });
+      fd = openSync(temp, O_WRONLY | O_CREAT | O_EXCL, 0o600);
+    }
+    try {
+      writeFileSync(fd, bytes);
+    } catch (error) {
+      closeSync(fd);
+      rmSync(temp, { force: true });
+      throw error;
+    }
+    closeSync(fd);
+    renameSync(temp, target);
   }
 
   /** The bytes stored under `hash`, checked against it; `undefined` when missing or damaged. */
