@@ -16,19 +16,30 @@ export interface ChosenModel {
 }
 
 /**
- * The model the examples talk to. When any `OPENAI_*` variable is set, an OpenAI-compatible
+ * The model the examples talk to. The first set of variables wins: any `ANTHROPIC_*` variable
+ * set is Claude from `anthropicModelFromEnv()` (`ANTHROPIC_API_KEY`, `ANTHROPIC_MODEL`, optionally
+ * `ANTHROPIC_BASE_URL`, `ANTHROPIC_MAX_RETRIES`); else, when any `OPENAI_*` variable is set, an OpenAI-compatible
  * endpoint from `openAIModelFromEnv()` (an incomplete set fails with its error, naming what is
  * missing; there is no silent fallback to the mock). `OPENAI_API_KEY` may be left unset for a
  * local server without keys (Ollama, LM Studio, vLLM): no Authorization header is sent then.
  * The examples also read `OPENAI_IDLE_TIMEOUT_MS` (default 60 000: the longest silence before an
  * attempt is given up) and `OPENAI_MAX_RETRIES` (default 2). With no `OPENAI_*` variable, the
- * deterministic `mock` (no key needed). @weir/llm-openai is loaded only when it is used.
+ * deterministic `mock` (no key needed). The `[model]` line says which. Each provider's package is
+ * loaded only when it is used.
  */
 export async function chooseModel(mock: () => LanguageModel = createMockModel, env: NodeJS.ProcessEnv = process.env): Promise<ChosenModel> {
-  const set = Object.keys(env).filter((name) => name.startsWith('OPENAI_') && env[name]?.trim());
-  if (set.length === 0) {
+  const setWith = (prefix: string) => Object.keys(env).filter((name) => name.startsWith(prefix) && env[name]?.trim());
+  if (setWith('ANTHROPIC_').length > 0) {
+    const { anthropicModelFromEnv } = await import('@weir/llm-anthropic');
+    const progress = modelWaits(toStandardError, LONGEST_NOTICE_MS);
+    const maxRetries = number(env, 'ANTHROPIC_MAX_RETRIES', undefined, 0);
+    const model = anthropicModelFromEnv({ idleTimeoutMs: DEFAULT_IDLE_TIMEOUT_MS, ...(maxRetries === undefined ? {} : { maxRetries }), onRetry: progress.onRetry, env });
+    const base = env.ANTHROPIC_BASE_URL?.trim();
+    return { model, description: `${model.id} at ${base ? where(base) : 'api.anthropic.com'} (ANTHROPIC_* is set: Claude, with prompt caching)`, progress };
+  }
+  if (setWith('OPENAI_').length === 0) {
     const model = mock();
-    return { model, description: `${model.id} (the mock model: no OPENAI_* variable is set)`, progress: modelWaits(toStandardError, LONGEST_NOTICE_MS) };
+    return { model, description: `${model.id} (the mock model: no ANTHROPIC_* or OPENAI_* variable is set)`, progress: modelWaits(toStandardError, LONGEST_NOTICE_MS) };
   }
   const { openAIModelFromEnv } = await import('@weir/llm-openai');
   const idleTimeoutMs = number(env, 'OPENAI_IDLE_TIMEOUT_MS', DEFAULT_IDLE_TIMEOUT_MS, 1);

@@ -121,7 +121,7 @@ describe.concurrent('examples/first-agent: the model in use', { timeout: 120_000
     for (const script of ['step1-loop.ts', 'step2-tools.ts', 'step3-safety.ts']) {
       const run = await runExample(script, ['hello']);
       expect(run.code, run.stderr).toBe(0);
-      expect(run.stderr).toMatch(/^\[model\] mock:\w+ \(the mock model: no OPENAI_\* variable is set\)$/m);
+      expect(run.stderr).toMatch(/^\[model\] mock:\w+ \(the mock model: no ANTHROPIC_\* or OPENAI_\* variable is set\)$/m);
     }
   });
 

@@ -23,3 +23,29 @@ describe('chooseModel', () => {
     expect(() => chooseModel({ env: { OPENAI_BASE_URL: 'http://x/v1', OPENAI_MODEL: 'm', OPENAI_MAX_RETRIES: 'two' } })).toThrow(/OPENAI_MAX_RETRIES must be a whole number/);
   });
 });
+
+describe('chooseModel from the provider table', () => {
+  it('takes --model anthropic:<id> with ANTHROPIC_API_KEY, and loads Claude', async () => {
+    const chosen = chooseModel({ env: { ANTHROPIC_API_KEY: 'sk-ant-x', OPENAI_BASE_URL: 'http://127.0.0.1:1/v1' }, model: 'anthropic:claude-haiku-4-5' });
+    expect(chosen.id).toBe('anthropic:claude-haiku-4-5');
+    expect(chosen.description).toBe('anthropic:claude-haiku-4-5 at api.anthropic.com (Messages API: thinking and prompt caching)');
+    expect(await chosen.load()).toMatchObject({ id: 'anthropic:claude-haiku-4-5', provider: 'anthropic' });
+  });
+
+  it('takes the first provider whose variables are set, Anthropic before OpenAI, and a bare --model as OpenAI-compatible', () => {
+    const both = { ANTHROPIC_API_KEY: 'sk-ant-x', ANTHROPIC_MODEL: 'claude-sonnet-4-5', OPENAI_BASE_URL: 'http://127.0.0.1:1/v1', OPENAI_MODEL: 'gpt' };
+    expect(chooseModel({ env: both }).id).toBe('anthropic:claude-sonnet-4-5');
+    expect(chooseModel({ env: both, model: 'openai:gpt-4.1' }).id).toBe('openai:gpt-4.1');
+    expect(chooseModel({ env: both, model: 'local-model' }).id).toBe('openai:local-model');
+  });
+
+  it('refuses an Anthropic configuration set in part, naming what is missing and never the key', () => {
+    expect(() => chooseModel({ env: { ANTHROPIC_API_KEY: 'sk-ant-secret' } })).toThrow(/ANTHROPIC_API_KEY\): the model \(ANTHROPIC_MODEL/);
+    expect(() => chooseModel({ env: {}, model: 'anthropic:claude-sonnet-4-5' })).toThrow(/the key \(ANTHROPIC_API_KEY\) is missing/);
+    try {
+      chooseModel({ env: { ANTHROPIC_API_KEY: 'sk-ant-secret' } });
+    } catch (error) {
+      expect(String(error)).not.toContain('sk-ant-secret');
+    }
+  });
+});

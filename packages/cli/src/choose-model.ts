@@ -1,13 +1,9 @@
-import type { LanguageModel } from '@weir/core';
-import type { RetryEvent } from '@weir/llm-openai';
-import { UsageError } from './usage-error.js';
-
-/** The CLI's default idle limit for a silent server: shorter than the package's 120 s, and shown. */
-const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
+import type { LanguageModel, RetryEvent } from '@weir/core';
+import { MODEL_PROVIDERS, once, type ModelProvider } from './model-providers.js';
 
 /** The model weir talks to, and the words of its `[model]` line. */
 export interface ChosenModel {
-  /** The model's id (`mock:rules`, `openai:<model>`), known before its package loads. */
+  /** The model's id (`mock:rules`, `openai:<model>`, `anthropic:<model>`), known before its package loads. */
   readonly id: string;
   readonly description: string;
   /**
@@ -31,73 +27,34 @@ export interface ModelSettings {
 }
 
 /**
- * The model: the deterministic mock when nothing is configured; an OpenAI-compatible endpoint as
- * soon as `--model`, `--base-url` or any `OPENAI_*` variable is set. A set but incomplete
+ * The model, from the provider table (`MODEL_PROVIDERS`): `--model <provider>:<id>` names the
+ * provider (`anthropic:claude-sonnet-4-5`, `openai:gpt-4.1-mini`); otherwise the first provider
+ * whose variables are set (`ANTHROPIC_*`, then `OPENAI_*`); a bare `--model` or `--base-url` is an
+ * OpenAI-compatible endpoint; nothing at all is the deterministic mock. A set but incomplete
  * configuration throws a `UsageError` naming what is missing (never a silent fall back to the
- * mock). `OPENAI_API_KEY` may stay unset for a local server: no key is sent then. The providers
- * are imported by `load()` (cold start).
+ * mock). The providers are imported by `load()` (cold start).
  */
-export function chooseModel(settings: ModelSettings): ChosenModel {
+export function chooseModel(settings: ModelSettings, providers: readonly ModelProvider[] = MODEL_PROVIDERS): ChosenModel {
   const { env } = settings;
   const read = (name: string) => {
     const value = env[name]?.trim();
     return value === undefined || value === '' ? undefined : value;
   };
-  const configured = Object.keys(env).filter((name) => name.startsWith('OPENAI_') && read(name) !== undefined);
-  if (configured.length === 0 && settings.model === undefined && settings.baseURL === undefined) {
+  const setOf = (provider: ModelProvider) => Object.keys(env).filter((name) => name.startsWith(provider.env) && read(name) !== undefined);
+  const flags = [...(settings.model === undefined ? [] : ['--model']), ...(settings.baseURL === undefined ? [] : ['--base-url'])];
+  const prefix = settings.model?.match(/^([a-z][a-z0-9-]*):(.+)$/);
+  const named = prefix === null || prefix === undefined ? undefined : providers.find((provider) => provider.prefix === prefix[1]);
+  if (named !== undefined) {
+    return named.choose({ model: prefix![2], baseURL: settings.baseURL, read, onRetry: settings.onRetry, given: [...setOf(named), ...flags] });
+  }
+  // A bare model id (or only a base URL) is what the CLI always took it for: an OpenAI-compatible endpoint.
+  const chosen = flags.length > 0 ? providers.find((provider) => provider.prefix === 'openai') : providers.find((provider) => setOf(provider).length > 0);
+  if (chosen === undefined) {
     return {
       id: MOCK_MODEL_ID,
-      description: `${MOCK_MODEL_ID} (the mock model: no OPENAI_* variable or --model is set)`,
+      description: `${MOCK_MODEL_ID} (the mock model: no ${providers.map((provider) => `${provider.env}*`).join(' or ')} variable or --model is set)`,
       load: once(async () => (await import('@weir/llm-mock')).createMockModel()),
     };
   }
-  const baseURL = settings.baseURL ?? read('OPENAI_BASE_URL');
-  const modelId = settings.model ?? read('OPENAI_MODEL');
-  const missing = [
-    ...(baseURL === undefined ? ['the endpoint (OPENAI_BASE_URL or --base-url, e.g. http://localhost:11434/v1)'] : []),
-    ...(modelId === undefined ? ['the model (OPENAI_MODEL or --model, e.g. gpt-4.1-mini)'] : []),
-  ];
-  if (baseURL === undefined || modelId === undefined) {
-    const given = [...configured, ...(settings.model === undefined ? [] : ['--model']), ...(settings.baseURL === undefined ? [] : ['--base-url'])];
-    throw new UsageError(`The model is set only in part (${given.join(', ')}): ${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} missing.`);
-  }
-  const idleTimeoutMs = wholeNumber(env, 'OPENAI_IDLE_TIMEOUT_MS', DEFAULT_IDLE_TIMEOUT_MS, 1);
-  const maxRetries = wholeNumber(env, 'OPENAI_MAX_RETRIES', 2, 0);
-  const apiKey = read('OPENAI_API_KEY') ?? '';
-  const load = once(async () => {
-    const { createOpenAIModel } = await import('@weir/llm-openai');
-    return createOpenAIModel({
-      baseURL,
-      model: modelId,
-      apiKey,
-      idleTimeoutMs,
-      maxRetries,
-      ...(settings.onRetry === undefined ? {} : { onRetry: settings.onRetry }),
-    });
-  });
-  const id = `openai:${modelId}`;
-  return { id, description: `${id} at ${where(baseURL)}${apiKey === '' ? ' (no OPENAI_API_KEY: no key sent)' : ''}`, load };
-}
-
-function once<T>(make: () => Promise<T>): () => Promise<T> {
-  let made: Promise<T> | undefined;
-  return () => (made ??= make());
-}
-
-function wholeNumber(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
-  const text = env[name]?.trim();
-  if (text === undefined || text === '') return fallback;
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < min) throw new UsageError(`${name} must be a whole number >= ${min}, got ${JSON.stringify(text)}.`);
-  return value;
-}
-
-/** The base URL without credentials or query: what the `[model]` line shows. */
-function where(baseURL: string): string {
-  try {
-    const url = new URL(baseURL);
-    return `${url.origin}${url.pathname}`;
-  } catch {
-    return JSON.stringify(baseURL);
-  }
+  return chosen.choose({ model: settings.model, baseURL: settings.baseURL, read, onRetry: settings.onRetry, given: [...setOf(chosen), ...flags] });
 }

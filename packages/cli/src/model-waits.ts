@@ -1,5 +1,5 @@
 import type { AgentEvent } from '@weir/core';
-import type { RetryEvent } from '@weir/llm-openai';
+import type { RetryEvent } from '@weir/core';
 import { oneLineError } from './one-line-error.js';
 
 /** What is shown while weir waits for the model. */

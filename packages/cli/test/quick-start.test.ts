@@ -14,7 +14,7 @@ const INTERACTIVE = 'npx -y pnpm@10 weir --workspace examples/cli/workspace';
 
 function userEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
-  for (const [name, value] of Object.entries(process.env)) if (!name.startsWith('OPENAI_') && !name.startsWith('npm_') && name !== 'WEIR_HOME') env[name] = value;
+  for (const [name, value] of Object.entries(process.env)) if (!name.startsWith('OPENAI_') && !name.startsWith('ANTHROPIC_') && !name.startsWith('npm_') && name !== 'WEIR_HOME') env[name] = value;
   env.NO_COLOR = '1';
   return env;
 }

@@ -24,6 +24,8 @@ export const ATTR = Object.freeze({
   inputTokens: 'gen_ai.usage.input_tokens',
   outputTokens: 'gen_ai.usage.output_tokens',
   cacheReadInputTokens: 'gen_ai.usage.cache_read.input_tokens',
+  cacheCreationInputTokens: 'gen_ai.usage.cache_creation.input_tokens',
+  reasoningOutputTokens: 'gen_ai.usage.reasoning.output_tokens',
   tokenType: 'gen_ai.token.type',
   errorType: 'error.type',
   // weir's own.

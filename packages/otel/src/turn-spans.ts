@@ -197,7 +197,10 @@ function setUsage(span: Span, usage: Usage | undefined): void {
   if (usage === undefined) return;
   span.setAttribute(ATTR.inputTokens, usage.inputTokens);
   span.setAttribute(ATTR.outputTokens, usage.outputTokens);
-  if (usage.cachedInputTokens !== undefined) span.setAttribute(ATTR.cacheReadInputTokens, usage.cachedInputTokens);
+  const read = usage.cacheReadTokens ?? usage.cachedInputTokens;
+  if (read !== undefined) span.setAttribute(ATTR.cacheReadInputTokens, read);
+  if (usage.cacheWriteTokens !== undefined) span.setAttribute(ATTR.cacheCreationInputTokens, usage.cacheWriteTokens);
+  if (usage.reasoningTokens !== undefined) span.setAttribute(ATTR.reasoningOutputTokens, usage.reasoningTokens);
 }
 
 /** Marks a span failed: `error.type` always; the message (free text) only with `captureContent`. */

@@ -172,6 +172,21 @@ describe('execute_tool spans: one per call, with where its time went', () => {
 });
 
 describe('agent turn spans: invoke_agent, chat per model call, the tool spans under the step that asked', () => {
+  it("a Claude call names its provider and reports the cache's reads and writes", async () => {
+    const sdk = memoryTracing();
+    const { harness } = await tracedHarness({ tracer: sdk.tracer, agentName: 'helper' });
+    const usage = { inputTokens: 1_500, outputTokens: 20, cacheReadTokens: 1_200, cachedInputTokens: 1_200, cacheWriteTokens: 250 };
+    const model = createScriptedModel([{ text: 'Cached.', usage }], { id: 'anthropic:claude-sonnet-4-5', provider: 'anthropic' });
+    await createAgent({ model, harness }).turn('hi');
+    expect(sdk.named('chat claude-sonnet-4-5').attributes).toMatchObject({
+      'gen_ai.provider.name': 'anthropic',
+      'gen_ai.request.model': 'claude-sonnet-4-5',
+      'gen_ai.usage.input_tokens': 1_500,
+      'gen_ai.usage.cache_read.input_tokens': 1_200,
+      'gen_ai.usage.cache_creation.input_tokens': 250,
+    });
+  });
+
   it('a whole turn with two steps, parented to the caller\'s active span', async () => {
     const sdk = memoryTracing();
     const { harness } = await tracedHarness({ tracer: sdk.tracer, agentName: 'helper' });

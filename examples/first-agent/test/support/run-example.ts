@@ -13,11 +13,11 @@ export interface ExampleRun {
 
 /**
  * Runs an example as a user would (`tsx --conditions=@weir/source`, from the repository root), as
- * its own process on this Node, with no OPENAI_* variable but those in `env`. Never rejects.
+ * its own process on this Node, with no OPENAI_* or ANTHROPIC_* variable but those in `env`. Never rejects.
  */
 export function runExample(script: string, args: readonly string[] = [], env: Record<string, string> = {}): Promise<ExampleRun> {
   const clean: NodeJS.ProcessEnv = {};
-  for (const [name, value] of Object.entries(process.env)) if (!name.startsWith('OPENAI_')) clean[name] = value;
+  for (const [name, value] of Object.entries(process.env)) if (!name.startsWith('OPENAI_') && !name.startsWith('ANTHROPIC_')) clean[name] = value;
   return new Promise((resolve) => {
     execFile(
       process.execPath,
