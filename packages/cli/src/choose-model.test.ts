@@ -49,3 +49,41 @@ describe('chooseModel from the provider table', () => {
     }
   });
 });
+
+describe('chooseModel: the Responses API and Gemini', () => {
+  it('takes --model openai-responses:<id>, or OPENAI_API=responses, as the Responses API, and loads it', async () => {
+    const env = { OPENAI_BASE_URL: 'http://127.0.0.1:1/v1', OPENAI_API_KEY: 'sk-x' };
+    const named = chooseModel({ env, model: 'openai-responses:o4-mini' });
+    expect(named.id).toBe('openai-responses:o4-mini');
+    expect(named.description).toBe('openai-responses:o4-mini at http://127.0.0.1:1/v1 (Responses API: reasoning kept between turns)');
+    expect(await named.load()).toMatchObject({ provider: 'openai-responses' });
+    const fromEnv = chooseModel({ env: { ...env, OPENAI_MODEL: 'o4-mini', OPENAI_API: 'responses' } });
+    expect(fromEnv.id).toBe('openai-responses:o4-mini');
+    expect(chooseModel({ env: { ...env, OPENAI_MODEL: 'gpt' } }).id).toBe('openai:gpt');
+    expect(() => chooseModel({ env: { ...env, OPENAI_MODEL: 'gpt', OPENAI_API: 'completions' } })).toThrow(/OPENAI_API must be "chat" or "responses"/);
+  });
+
+  it('takes --model google:<id> with GEMINI_API_KEY or GOOGLE_API_KEY, and GEMINI_* alone, and loads Gemini', async () => {
+    const named = chooseModel({ env: { GOOGLE_API_KEY: 'g-x' }, model: 'google:gemini-2.5-flash' });
+    expect(named.id).toBe('google:gemini-2.5-flash');
+    expect(named.description).toBe('google:gemini-2.5-flash at generativelanguage.googleapis.com (Gemini API: thoughts and their signatures)');
+    expect(await named.load()).toMatchObject({ provider: 'google' });
+    expect(chooseModel({ env: { GEMINI_API_KEY: 'g-x', GEMINI_MODEL: 'gemini-2.5-pro' } }).id).toBe('google:gemini-2.5-pro');
+    // Anthropic, then OpenAI, then Gemini: the first set wins.
+    expect(chooseModel({ env: { GEMINI_API_KEY: 'g-x', GEMINI_MODEL: 'g', OPENAI_BASE_URL: 'http://127.0.0.1:1/v1', OPENAI_MODEL: 'gpt' } }).id).toBe('openai:gpt');
+  });
+
+  it('refuses a Gemini configuration set in part, naming what is missing and never the key', () => {
+    expect(() => chooseModel({ env: { GEMINI_API_KEY: 'g-secret' } })).toThrow(/the model \(GEMINI_MODEL or --model google:<id>/);
+    expect(() => chooseModel({ env: {}, model: 'google:gemini-2.5-flash' })).toThrow(/the key \(GEMINI_API_KEY or GOOGLE_API_KEY\) is missing/);
+    try {
+      chooseModel({ env: { GEMINI_API_KEY: 'g-secret' } });
+    } catch (error) {
+      expect(String(error)).not.toContain('g-secret');
+    }
+  });
+
+  it('names every provider once on the mock line', () => {
+    expect(chooseModel({ env: {} }).description).toBe('mock:rules (the mock model: no ANTHROPIC_* or OPENAI_* or GEMINI_* variable or --model is set)');
+  });
+});

@@ -52,7 +52,7 @@ export function chooseModel(settings: ModelSettings, providers: readonly ModelPr
   if (chosen === undefined) {
     return {
       id: MOCK_MODEL_ID,
-      description: `${MOCK_MODEL_ID} (the mock model: no ${providers.map((provider) => `${provider.env}*`).join(' or ')} variable or --model is set)`,
+      description: `${MOCK_MODEL_ID} (the mock model: no ${[...new Set(providers.map((provider) => `${provider.env}*`))].join(' or ')} variable or --model is set)`,
       load: once(async () => (await import('@weir/llm-mock')).createMockModel()),
     };
   }

@@ -22,7 +22,7 @@ export interface ProviderChoice {
 /**
  * One provider the CLI can talk to. `prefix` is what `--model <prefix>:<id>` names; `env` the
  * prefix of its variables (`ANTHROPIC_`): the first row whose variables are set wins when no
- * `--model` names a provider. Another provider is one more row (the Responses API, Gemini).
+ * `--model` names a provider. Another provider is one more row.
  */
 export interface ModelProvider {
   readonly prefix: string;
@@ -54,9 +54,39 @@ export const MODEL_PROVIDERS: readonly ModelProvider[] = [
       return { id, description: `${id} at ${url === undefined ? 'api.anthropic.com' : where(url)} (Messages API: thinking and prompt caching)`, load };
     },
   },
+  openAIRow('openai', 'OPENAI_', undefined),
   {
-    prefix: 'openai',
-    env: 'OPENAI_',
+    prefix: 'google',
+    env: 'GEMINI_',
+    choose: ({ model, baseURL, read, onRetry, given }) => {
+      const modelId = model ?? read('GEMINI_MODEL');
+      const apiKey = read('GEMINI_API_KEY') ?? read('GOOGLE_API_KEY');
+      const missing = [...(apiKey === undefined ? ['the key (GEMINI_API_KEY or GOOGLE_API_KEY)'] : []), ...(modelId === undefined ? ['the model (GEMINI_MODEL or --model google:<id>, e.g. gemini-2.5-flash)'] : [])];
+      if (apiKey === undefined || modelId === undefined) throw partial(given, missing);
+      const url = baseURL ?? read('GEMINI_BASE_URL');
+      const idleTimeoutMs = wholeNumber(read, 'GEMINI_IDLE_TIMEOUT_MS', DEFAULT_IDLE_TIMEOUT_MS, 1);
+      const maxRetries = wholeNumber(read, 'GEMINI_MAX_RETRIES', 2, 0);
+      const id = `google:${modelId}`;
+      const load = once(async () => {
+        const { createGoogleModel } = await import('@weir/llm-google');
+        return createGoogleModel({ model: modelId, apiKey, idleTimeoutMs, maxRetries, ...(url === undefined ? {} : { baseURL: url }), ...(onRetry === undefined ? {} : { onRetry }) });
+      });
+      return { id, description: `${id} at ${url === undefined ? 'generativelanguage.googleapis.com' : where(url)} (Gemini API: thoughts and their signatures)`, load };
+    },
+  },
+  // Named only by `--model openai-responses:<id>`: the OPENAI_* variables choose the row above, which
+  // takes OPENAI_API=responses for the same wire.
+  openAIRow('openai-responses', 'OPENAI_', 'responses'),
+];
+
+/**
+ * An OpenAI endpoint: Chat Completions, or the Responses API when `api` (or `OPENAI_API=responses`)
+ * says so. Reasoning items travel between turns only on the Responses API.
+ */
+function openAIRow(prefix: string, env: string, api: 'responses' | undefined): ModelProvider {
+  return {
+    prefix,
+    env,
     choose: ({ model, baseURL, read, onRetry, given }) => {
       const url = baseURL ?? read('OPENAI_BASE_URL');
       const modelId = model ?? read('OPENAI_MODEL');
@@ -65,18 +95,20 @@ export const MODEL_PROVIDERS: readonly ModelProvider[] = [
         ...(modelId === undefined ? ['the model (OPENAI_MODEL or --model, e.g. gpt-4.1-mini)'] : []),
       ];
       if (url === undefined || modelId === undefined) throw partial(given, missing);
+      const wire = api ?? read('OPENAI_API') ?? 'chat';
+      if (wire !== 'chat' && wire !== 'responses') throw new UsageError(`OPENAI_API must be "chat" or "responses", got ${JSON.stringify(wire)}.`);
       const idleTimeoutMs = wholeNumber(read, 'OPENAI_IDLE_TIMEOUT_MS', DEFAULT_IDLE_TIMEOUT_MS, 1);
       const maxRetries = wholeNumber(read, 'OPENAI_MAX_RETRIES', 2, 0);
       const apiKey = read('OPENAI_API_KEY') ?? '';
       const load = once(async () => {
         const { createOpenAIModel } = await import('@weir/llm-openai');
-        return createOpenAIModel({ baseURL: url, model: modelId, apiKey, idleTimeoutMs, maxRetries, ...(onRetry === undefined ? {} : { onRetry }) });
+        return createOpenAIModel({ baseURL: url, model: modelId, apiKey, api: wire, idleTimeoutMs, maxRetries, ...(onRetry === undefined ? {} : { onRetry }) });
       });
-      const id = `openai:${modelId}`;
-      return { id, description: `${id} at ${where(url)}${apiKey === '' ? ' (no OPENAI_API_KEY: no key sent)' : ''}`, load };
+      const id = `${wire === 'responses' ? 'openai-responses' : 'openai'}:${modelId}`;
+      return { id, description: `${id} at ${where(url)}${wire === 'responses' ? ' (Responses API: reasoning kept between turns)' : ''}${apiKey === '' ? ' (no OPENAI_API_KEY: no key sent)' : ''}`, load };
     },
-  },
-];
+  };
+}
 
 function partial(given: readonly string[], missing: readonly string[]): UsageError {
   return new UsageError(`The model is set only in part (${given.join(', ')}): ${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} missing.`);

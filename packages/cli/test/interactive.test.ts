@@ -39,7 +39,7 @@ describe.skipIf(tmuxMissing !== undefined)('weir, interactive, in a real termina
   it('shows the model, runs a turn with a tool, answers the slash commands, and /exit ends with 0', async () => {
     const { terminal: t } = open();
     await t.waitFor(/\[session\] \S+ new[\s\S]*^> /m);
-    expect(t.screen().split('\n')[0]).toBe('[model] mock:rules (the mock model: no ANTHROPIC_* or OPENAI_* variable or --model is set)');
+    expect(t.screen().split('\n')[0]).toBe('[model] mock:rules (the mock model: no ANTHROPIC_* or OPENAI_* or GEMINI_* variable or --model is set)');
     await t.type('read file todo.md');
     const answered = await t.waitFor(/Run the benchmark\n> /);
     expect(answered).toMatch(/\[tool\] read_file \{"path":"todo\.md"\} -> ok \(\d+ ms\)/);
