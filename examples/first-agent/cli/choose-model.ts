@@ -16,7 +16,9 @@ export interface ChosenModel {
 }
 
 /**
- * The model the examples talk to. The first set of variables wins: any `ANTHROPIC_*` variable
+ * The model the examples talk to. The first set of variables wins (`ANTHROPIC_*`, `OPENAI_*`, then
+ * `GEMINI_*`, which is Gemini from `googleModelFromEnv()`; `OPENAI_API=responses` is the Responses
+ * API): any `ANTHROPIC_*` variable
  * set is Claude from `anthropicModelFromEnv()` (`ANTHROPIC_API_KEY`, `ANTHROPIC_MODEL`, optionally
  * `ANTHROPIC_BASE_URL`, `ANTHROPIC_MAX_RETRIES`); else, when any `OPENAI_*` variable is set, an OpenAI-compatible
  * endpoint from `openAIModelFromEnv()` (an incomplete set fails with its error, naming what is
@@ -37,9 +39,17 @@ export async function chooseModel(mock: () => LanguageModel = createMockModel, e
     const base = env.ANTHROPIC_BASE_URL?.trim();
     return { model, description: `${model.id} at ${base ? where(base) : 'api.anthropic.com'} (ANTHROPIC_* is set: Claude, with prompt caching)`, progress };
   }
+  if (setWith('OPENAI_').length === 0 && setWith('GEMINI_').length > 0) {
+    const { googleModelFromEnv } = await import('@weir/llm-google');
+    const progress = modelWaits(toStandardError, LONGEST_NOTICE_MS);
+    const maxRetries = number(env, 'GEMINI_MAX_RETRIES', undefined, 0);
+    const model = googleModelFromEnv({ idleTimeoutMs: DEFAULT_IDLE_TIMEOUT_MS, ...(maxRetries === undefined ? {} : { maxRetries }), onRetry: progress.onRetry, env });
+    const base = env.GEMINI_BASE_URL?.trim();
+    return { model, description: `${model.id} at ${base ? where(base) : 'generativelanguage.googleapis.com'} (GEMINI_* is set: Gemini, with thought signatures)`, progress };
+  }
   if (setWith('OPENAI_').length === 0) {
     const model = mock();
-    return { model, description: `${model.id} (the mock model: no ANTHROPIC_* or OPENAI_* variable is set)`, progress: modelWaits(toStandardError, LONGEST_NOTICE_MS) };
+    return { model, description: `${model.id} (the mock model: no ANTHROPIC_*, OPENAI_* or GEMINI_* variable is set)`, progress: modelWaits(toStandardError, LONGEST_NOTICE_MS) };
   }
   const { openAIModelFromEnv } = await import('@weir/llm-openai');
   const idleTimeoutMs = number(env, 'OPENAI_IDLE_TIMEOUT_MS', DEFAULT_IDLE_TIMEOUT_MS, 1);

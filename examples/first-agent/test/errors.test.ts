@@ -121,8 +121,14 @@ describe.concurrent('examples/first-agent: the model in use', { timeout: 120_000
     for (const script of ['step1-loop.ts', 'step2-tools.ts', 'step3-safety.ts']) {
       const run = await runExample(script, ['hello']);
       expect(run.code, run.stderr).toBe(0);
-      expect(run.stderr).toMatch(/^\[model\] mock:\w+ \(the mock model: no ANTHROPIC_\* or OPENAI_\* variable is set\)$/m);
+      expect(run.stderr).toMatch(/^\[model\] mock:\w+ \(the mock model: no ANTHROPIC_\*, OPENAI_\* or GEMINI_\* variable is set\)$/m);
     }
+  });
+
+  it('GEMINI_* set in part is one line naming what is missing, never the key', async () => {
+    const run = await runExample('step1-loop.ts', ['hello'], { GEMINI_API_KEY: 'gemini-secret-key' });
+    expectOneLineFailure(run, 1, /^\[error\] .*GEMINI_MODEL/);
+    expect(run.stderr).not.toContain('gemini-secret-key');
   });
 
   it('a local server without a key works: no OPENAI_API_KEY, no Authorization header, the model named', async () => {
