@@ -56,11 +56,12 @@ export function untrackGroup(pgid: number): Promise<void> {
   current.child.stdin?.write(`-${pgid}\n`);
   if (groups.size > 0) return Promise.resolve();
   reaper = undefined;
-  // Waited for now: referenced again, or a process with nothing else to do would end its event loop
-  // before the watcher's exit is heard, leaving this promise (and an awaited unload) unsettled.
-  current.child.ref();
   current.child.stdin?.end();
-  return current.exited;
+  // Waited for now, so the loop must stay up until the watcher's exit is heard (else a process with
+  // nothing else to do ends with this promise, and an awaited unload, unsettled). A timer does it:
+  // referencing the child again would leave its handle counted for a turn after its exit.
+  const keepAlive = setInterval(() => undefined, 60_000);
+  return current.exited.finally(() => clearInterval(keepAlive));
 }
 
 function startReaper(): Reaper {
