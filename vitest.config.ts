@@ -22,6 +22,7 @@ const alias = [
   { find: /^@weir\/cli$/, replacement: here('packages/cli/src/index.ts') },
   { find: /^@weir\/hooks$/, replacement: here('packages/hooks/src/index.ts') },
   { find: /^@weir\/otel$/, replacement: here('packages/otel/src/index.ts') },
+  { find: /^@weir\/acp$/, replacement: here('packages/acp/src/index.ts') },
   { find: /^@weir\/ai-sdk$/, replacement: here('packages/ai-sdk/src/index.ts') },
   { find: /^weir-tool-hello$/, replacement: here('examples/tool-package-hello/src/index.ts') },
 ];
@@ -70,6 +71,7 @@ export default defineConfig({
       project('otel', 'packages/otel'),
       project('ai-sdk', 'packages/ai-sdk'),
       project('hooks', 'packages/hooks'),
+      project('acp', 'packages/acp'),
       // The cold-import rule (docs/design.md), checked in child processes.
       project('bench', 'bench', { include: ['test/**/*.test.ts'], typecheck: false }),
       // Each example is a package of its own; their tests sit in <example>/test/.

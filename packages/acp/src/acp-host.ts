@@ -1,0 +1,66 @@
+import type { Agent, Content, Harness, TurnOptions, TurnResult } from '@weir/core';
+
+/**
+ * What weir's approver is asked, as `@weir/safety`'s `ApproverRequest` has it (a structural copy:
+ * this package does not load safety). `session` is what "allow always" would grant for the
+ * session; `undefined` when only "allow once" is on offer.
+ */
+export interface PermissionAsk {
+  readonly callId: string;
+  readonly callKey: string;
+  readonly toolName: string;
+  readonly arguments: Readonly<Record<string, unknown>>;
+  readonly reason: string | undefined;
+  readonly signal: AbortSignal;
+  readonly session?: { readonly description: string } | undefined;
+}
+
+/** The answer weir's approver takes (`@weir/safety`'s `ApproverAnswer`). */
+export interface PermissionAnswer {
+  readonly decision: 'allow' | 'deny';
+  readonly scope?: 'once' | 'session';
+  readonly message?: string;
+}
+
+/** The approver an ACP session hands to the harness it opens: every `ask` goes to the editor. */
+export type AcpApprover = (request: PermissionAsk) => Promise<PermissionAnswer>;
+
+/** An MCP server the client passed, in `@weir/mcp`'s `mcpServer()` options. */
+export type AcpMcpServer =
+  | { readonly name: string; readonly command: string; readonly args: readonly string[]; readonly env: Readonly<Record<string, string>> }
+  | { readonly name: string; readonly url: string; readonly headers: Readonly<Record<string, string>> };
+
+/** What `AcpHost.open` is asked for. */
+export interface AcpOpenRequest {
+  /** The session's workspace: the client's `cwd` (absolute). */
+  readonly cwd: string;
+  /** `session/load`: the weir session to open again; `undefined` for a new one. */
+  readonly sessionId: string | undefined;
+  /** The approver to give the harness (it asks the client). */
+  readonly approver: AcpApprover;
+}
+
+/** One weir session the ACP server drives. */
+export interface AcpWeirSession {
+  /** The weir session's id: the ACP `sessionId`. */
+  readonly id: string;
+  readonly agent: Agent;
+  readonly harness: Harness;
+  /**
+   * Runs one turn (the host may wrap `agent.turn`, with hooks say). `undefined` when the host
+   * refused the prompt (a hook blocked it); the turn then ends as `end_turn` with no answer.
+   */
+  readonly turn: (content: Content, options: TurnOptions) => Promise<TurnResult | undefined>;
+  /** Saves and closes the session and its harness. Never rejects. */
+  readonly close: () => Promise<void>;
+}
+
+/**
+ * Where the ACP server gets its weir sessions from: the CLI's config, model, trust and session
+ * store. `open` rejects with a one-line message the client is shown (no such session, locked).
+ */
+export interface AcpHost {
+  readonly open: (request: AcpOpenRequest) => Promise<AcpWeirSession>;
+  /** Status lines (the `[model]` line, a config not used): standard error, never standard output. */
+  readonly say?: (line: string) => void;
+}
