@@ -59,3 +59,115 @@ describe('weir over ACP (a spawned agent, the SDK client on its stdio)', () => {
     await finish(agent);
   });
 });
+
+describe('permissions: every ask is a session/request_permission', () => {
+  it('reads and edits a file once the editor allows it, and shows the edit as a diff', async () => {
+    const agent = start('edit');
+    await initialized(agent);
+    const { sessionId } = await agent.connection.agent.request('session/new', { cwd: workspace, mcpServers: [] });
+    const response = await agent.connection.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'Change the old line.' }] });
+    expect(response.stopReason).toBe('end_turn');
+    expect(readFileSync(join(workspace, 'notes.txt'), 'utf8')).toBe('first line\nnew line\nlast line\n');
+    // read_file is read-only: only the edit asked, about the call the editor already shows.
+    expect(agent.permissions).toHaveLength(1);
+    const [ask] = agent.permissions;
+    expect(ask!.options.map((option) => option.kind)).toEqual(['allow_once', 'allow_always', 'reject_once']);
+    const calls = agent.updates.filter((n) => n.update.sessionUpdate === 'tool_call').map((n) => n.update as { toolCallId: string; kind: string; title: string; locations: { path: string }[] });
+    expect(calls.map((call) => call.kind)).toEqual(['read', 'edit']);
+    expect(ask!.toolCall.toolCallId).toBe(calls[1]!.toolCallId);
+    expect(calls[1]!.locations).toEqual([{ path: join(workspace, 'notes.txt') }]);
+    const done = agent.updates.map((n) => n.update).find((u) => u.sessionUpdate === 'tool_call_update' && u.toolCallId === calls[1]!.toolCallId && u.status === 'completed');
+    expect(done).toBeDefined();
+    const diff = (done as { content: { type: string; path?: string; oldText?: string; newText?: string }[] }).content.find((c) => c.type === 'diff');
+    expect(diff).toEqual({ type: 'diff', path: join(workspace, 'notes.txt'), oldText: NOTES, newText: 'first line\nnew line\nlast line\n' });
+    expect(answerText(agent.updates)).toMatch(/^The edit said: /);
+    await finish(agent);
+  });
+
+  it('leaves the file unchanged when the editor rejects, and the model reads the denial', async () => {
+    const agent = start('edit');
+    agent.answer = async (request) => ({ outcome: { outcome: 'selected', optionId: request.options.find((option) => option.kind === 'reject_once')!.optionId } });
+    await initialized(agent);
+    const { sessionId } = await agent.connection.agent.request('session/new', { cwd: workspace, mcpServers: [] });
+    const response = await agent.connection.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'Change the old line.' }] });
+    expect(response.stopReason).toBe('end_turn');
+    expect(readFileSync(join(workspace, 'notes.txt'), 'utf8')).toBe(NOTES);
+    expect(agent.permissions).toHaveLength(1);
+    expect(answerText(agent.updates)).toMatch(/The edit said: .*rejected this edit_file call in the editor/);
+    const failed = agent.updates.map((n) => n.update).filter((u) => u.sessionUpdate === 'tool_call_update' && u.status === 'failed');
+    expect(failed).toHaveLength(1);
+    await finish(agent);
+  });
+
+  it('denies a call the editor does not answer within the deadline', async () => {
+    const agent = start('edit', { WEIR_ACP_PERMISSION_MS: '300' });
+    agent.answer = () => new Promise(() => undefined);
+    await initialized(agent);
+    const { sessionId } = await agent.connection.agent.request('session/new', { cwd: workspace, mcpServers: [] });
+    const response = await agent.connection.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'Change the old line.' }] });
+    expect(response.stopReason).toBe('end_turn');
+    expect(readFileSync(join(workspace, 'notes.txt'), 'utf8')).toBe(NOTES);
+    expect(answerText(agent.updates)).toMatch(/Nobody answered the permission request for this edit_file call within 0 s/);
+    await finish(agent);
+  });
+});
+
+describe('cancel, disconnect and load', () => {
+  const slowStarted = (agent: AgentProcess) => agent.waitForUpdate((n) => n.update.sessionUpdate === 'tool_call_update' && n.update.status === 'in_progress');
+
+  it('session/cancel aborts the turn and the running tool sees the abort', async () => {
+    const agent = start('slow');
+    await initialized(agent);
+    const { sessionId } = await agent.connection.agent.request('session/new', { cwd: workspace, mcpServers: [] });
+    const prompt = agent.connection.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'Wait.' }] });
+    await slowStarted(agent);
+    expect(existsSync(join(workspace, 'slow-tool-aborted.txt'))).toBe(false);
+    await agent.connection.agent.notify('session/cancel', { sessionId });
+    expect((await prompt).stopReason).toBe('cancelled');
+    expect(readFileSync(join(workspace, 'slow-tool-aborted.txt'), 'utf8')).toMatch(/cancelled the turn/);
+    await finish(agent);
+  });
+
+  it('a client that disconnects mid-turn: the turn is aborted, the session saved, and a new process loads it', async () => {
+    const first = start('slow');
+    await initialized(first);
+    const { sessionId } = await first.connection.agent.request('session/new', { cwd: workspace, mcpServers: [] });
+    void first.connection.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'Wait for me.' }] }).catch(() => undefined);
+    await slowStarted(first);
+    await finish(first);
+    expect(readFileSync(join(workspace, 'slow-tool-aborted.txt'), 'utf8')).toMatch(/disconnected/);
+    expect(first.stderr()).toMatch(/1 session saved/);
+
+    const second = start('hello');
+    await initialized(second);
+    await second.connection.agent.request('session/load', { sessionId, cwd: workspace, mcpServers: [] });
+    const replayed = second.updates.map((n) => n.update);
+    expect(replayed[0]).toEqual({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'Wait for me.' } });
+    expect(replayed.some((u) => u.sessionUpdate === 'tool_call' && u.title === 'slow_tool')).toBe(true);
+    expect(replayed.some((u) => u.sessionUpdate === 'tool_call_update' && u.status === 'failed')).toBe(true);
+    // The loaded session goes on.
+    second.updates.length = 0;
+    expect((await second.connection.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'Hi again.' }] })).stopReason).toBe('end_turn');
+    expect(answerText(second.updates)).toBe('Hello from weir.');
+    await finish(second);
+  });
+});
+
+describe('streaming', () => {
+  it('the first chunk arrives while the model is still answering', async () => {
+    const agent = start('gated');
+    await initialized(agent);
+    const { sessionId } = await agent.connection.agent.request('session/new', { cwd: workspace, mcpServers: [] });
+    let answered = false;
+    const prompt = agent.connection.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'Go.' }] }).finally(() => (answered = true));
+    const first = await agent.waitForUpdate((n) => n.update.sessionUpdate === 'agent_message_chunk');
+    expect(first.update).toMatchObject({ content: { type: 'text', text: 'First chunk. ' } });
+    // The model's stream is held at its gate: nothing else came, the prompt is not answered.
+    expect(answered).toBe(false);
+    expect(answerText(agent.updates)).toBe('First chunk. ');
+    agent.child.kill('SIGUSR2');
+    expect((await prompt).stopReason).toBe('end_turn');
+    expect(answerText(agent.updates)).toBe('First chunk. And the rest.');
+    await finish(agent);
+  });
+});
