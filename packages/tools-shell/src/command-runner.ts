@@ -1,4 +1,4 @@
-import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, chown, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LiveProcesses } from './live-processes.js';
@@ -8,6 +8,11 @@ import { sandboxEnvironment } from './sandbox-environment.js';
 import type { ResolvedShellOptions, ShellUser } from './shell-options.js';
 import { protectedMounts, verifyProtectedMounts, type ProtectedMount } from './protected-mounts.js';
 import { hiddenMounts } from './workspace-mounts.js';
+import { FilteringProxy } from './network/filtering-proxy.js';
+import { FORWARDER_SCRIPT } from './network/forwarder-script.js';
+import type { NetworkDecision } from './network/network-decision.js';
+import { NetworkLog, type NetworkReport } from './network/network-log.js';
+import type { SandboxNetwork } from './sandbox-command.js';
 
 /** One command to run. */
 export interface CommandRequest {
@@ -17,6 +22,13 @@ export interface CommandRequest {
   readonly timeoutMs: number;
   readonly signal: AbortSignal;
   readonly onOutput?: (text: string) => void;
+  /** Gets each connection the filtering proxy allowed or refused, as it decides (only with `network: { allow }`). */
+  readonly onNetwork?: (decision: NetworkDecision) => void;
+}
+
+/** How a command ended, with the hosts its filtered network allowed and refused (`network` only with `network: { allow }`). */
+export interface CommandOutcome extends ProcessOutcome {
+  readonly network?: NetworkReport;
 }
 
 /**
@@ -50,6 +62,7 @@ export class CommandRunner {
     await chmod(scratch, 0o755);
     await mkdir(join(scratch, 'empty'), { mode: 0o555 });
     await writeFile(join(scratch, 'empty-file'), '', { mode: 0o444 });
+    if (options.networkAllow !== undefined) await writeFile(join(scratch, 'forwarder.mjs'), FORWARDER_SCRIPT, { mode: 0o444 });
     return new CommandRunner(options, root, user, scratch);
   }
 
@@ -63,12 +76,39 @@ export class CommandRunner {
    * `PROTECTED_PATH_IS_LINK` before it starts, or `PROTECTED_PATH_REPLACED` after it ended when a
    * protected path is no longer the one that was bound; rejects when it could not be spawned.
    */
-  async run(request: CommandRequest): Promise<ProcessOutcome> {
+  async run(request: CommandRequest): Promise<CommandOutcome> {
     if (!this.sandboxed) return this.#spawn(this.#unconfined(request), request);
     const mounts = await protectedMounts(this.#root, this.#options.protect);
-    const outcome = await this.#spawn(await this.#sandboxed(request, mounts), request);
-    await verifyProtectedMounts(this.#root, mounts);
-    return outcome;
+    if (this.#options.networkAllow === undefined) {
+      const outcome = await this.#spawn(await this.#sandboxed(request, mounts, undefined), request);
+      await verifyProtectedMounts(this.#root, mounts);
+      return outcome;
+    }
+    // The proxy lives exactly as long as the command: started before it, closed (socket removed) after.
+    const log = new NetworkLog();
+    const directory = await this.#networkDirectory();
+    let proxy: FilteringProxy | undefined;
+    try {
+      proxy = await FilteringProxy.listen(join(directory, 'proxy.sock'), this.#options.networkAllow, (decision) => {
+        log.add(decision);
+        request.onNetwork?.(decision);
+      });
+      const network: SandboxNetwork = { socketPath: proxy.socketPath, forwarderPath: join(this.#scratch!, 'forwarder.mjs'), nodePath: process.execPath };
+      const outcome = await this.#spawn(await this.#sandboxed(request, mounts, network), request);
+      await verifyProtectedMounts(this.#root, mounts);
+      return { ...outcome, network: log.report() };
+    } finally {
+      await proxy?.close();
+      await rm(directory, { recursive: true, force: true });
+    }
+  }
+
+  /** A directory only the sandbox user (and the harness) can enter, to hold one command's proxy socket. */
+  async #networkDirectory(): Promise<string> {
+    const directory = await mkdtemp(join(this.#scratch!, 'net-'));
+    await chmod(directory, 0o700);
+    if (this.#user !== undefined) await chown(directory, this.#user.uid, this.#user.gid);
+    return directory;
   }
 
   #spawn(spec: SpawnSpec, request: CommandRequest): Promise<ProcessOutcome> {
@@ -89,7 +129,7 @@ export class CommandRunner {
     if (this.#scratch !== undefined) await rm(this.#scratch, { recursive: true, force: true });
   }
 
-  async #sandboxed(request: CommandRequest, protectedMounts: readonly ProtectedMount[]): Promise<SpawnSpec> {
+  async #sandboxed(request: CommandRequest, protectedMounts: readonly ProtectedMount[], network: SandboxNetwork | undefined): Promise<SpawnSpec> {
     const options = this.#options;
     const masks = await hiddenMounts(this.#root, options.hidden, options.hiddenAbsolute);
     return sandboxCommand({
@@ -104,6 +144,7 @@ export class CommandRunner {
       emptyFile: join(this.#scratch!, 'empty-file'),
       systemMounts: this.#systemMounts,
       command: request.command,
+      network,
     });
   }
 

@@ -5,3 +5,5 @@ export { SandboxUnavailableError } from './probe-sandbox.js';
 export { renderCommandResult } from './run-command-tool.js';
 export type { CommandResult } from './run-command-tool.js';
 export type { KillReason } from './run-process.js';
+export type { HostLookup, NetworkAllowOptions } from './network/network-allow.js';
+export type { NetworkReport, RefusedHost } from './network/network-log.js';

@@ -2,6 +2,8 @@ import { defineTool, type ToolExecution } from '@weir/core';
 import type { CommandRunner } from './command-runner.js';
 import { KILL_GRACE_MS, type KillReason } from './run-process.js';
 import { resolveWorkingDirectory } from './workspace-mounts.js';
+import type { NetworkReport } from './network/network-log.js';
+import type { NetworkDecision } from './network/network-decision.js';
 
 /** The value of a `run_command` result. */
 export interface CommandResult {
@@ -19,6 +21,8 @@ export interface CommandResult {
   readonly durationMs: number;
   /** False only under `unsafeNoSandbox`. */
   readonly sandboxed: boolean;
+  /** With `network: { allow }`: the hosts the proxy let through and the ones it refused during the command. */
+  readonly network?: NetworkReport;
 }
 
 /** Progress as the core reports it (issue 13); absent on a core without it. */
@@ -28,11 +32,16 @@ export interface RunCommandDeps {
   readonly runner: CommandRunner;
   readonly root: string;
   readonly timeoutMs: number;
+  /** The allow-list's entries, named in the description; `undefined` when the network is not filtered. */
+  readonly networkAllow?: readonly string[];
+  /** Reports each network decision of a call (span events); the log line is written here. */
+  readonly onNetwork?: (decision: NetworkDecision, exec: ToolExecution) => void;
 }
 
 /** The `run_command` tool (tier `dangerous`). A command that ran is a success carrying its exit code; only one that could not start fails. */
 export function runCommandTool(deps: RunCommandDeps) {
-  const where = deps.runner.sandboxed ? 'inside a sandbox: the workspace is writable, the system read-only, /tmp private, no network unless enabled, no access to the home directory' : 'WITHOUT a sandbox';
+  const network = deps.networkAllow === undefined ? 'no network unless enabled' : `network only over HTTP(S) through a proxy to ${deps.networkAllow.join(', ')} (no DNS, no raw IP; the result lists refused hosts)`;
+  const where = deps.runner.sandboxed ? `inside a sandbox: the workspace is writable, the system read-only, /tmp private, ${network}, no access to the home directory` : 'WITHOUT a sandbox';
   return defineTool({
     name: 'run_command',
     description:
@@ -62,6 +71,11 @@ export function runCommandTool(deps: RunCommandDeps) {
         timeoutMs: Math.min(args.timeoutMs ?? deps.timeoutMs, deps.timeoutMs),
         signal: exec.signal,
         onOutput: typeof progress === 'function' ? (text) => progress({ message: text }) : undefined,
+        onNetwork: (decision) => {
+          if (decision.allowed) exec.logger.info({ callId: exec.callId, host: decision.host, port: decision.port, address: decision.address }, 'tools-shell: network allowed');
+          else exec.logger.warn({ callId: exec.callId, host: decision.host, port: decision.port, reason: decision.reason }, 'tools-shell: network refused');
+          deps.onNetwork?.(decision, exec);
+        },
       });
       return {
         exitCode: outcome.exitCode,
@@ -73,6 +87,7 @@ export function runCommandTool(deps: RunCommandDeps) {
         killed: outcome.killed ?? null,
         durationMs: outcome.durationMs,
         sandboxed: deps.runner.sandboxed,
+        ...(outcome.network === undefined ? {} : { network: outcome.network }),
       };
     },
   });
@@ -87,5 +102,7 @@ export function renderCommandResult(result: CommandResult): string {
     : result.signal !== null ? `ended by signal ${result.signal}`
     : `exit code ${result.exitCode}`;
   const body = result.output === '' ? '(no output)\n' : result.output.endsWith('\n') ? result.output : `${result.output}\n`;
-  return `${body}[${status}${result.sandboxed ? '' : '; ran WITHOUT a sandbox'}]`;
+  const refused = result.network?.refused ?? [];
+  const network = refused.length === 0 ? '' : `[network refused: ${refused.map((entry) => `${entry.host}:${entry.port} (${entry.reason})`).join('; ')}]\n`;
+  return `${body}${network}[${status}${result.sandboxed ? '' : '; ran WITHOUT a sandbox'}]`;
 }

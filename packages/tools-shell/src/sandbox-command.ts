@@ -2,6 +2,17 @@ import { lstatSync, readlinkSync } from 'node:fs';
 import type { ProtectedMount } from './protected-mounts.js';
 import type { ResolvedShellOptions, ShellUser } from './shell-options.js';
 import { SANDBOX_HOME, sandboxEnvironment } from './sandbox-environment.js';
+import { networkPrelude, proxyEnvironment, SANDBOX_FORWARDER, SANDBOX_NET_DIR, SANDBOX_PROXY_SOCKET } from './network/sandbox-network.js';
+
+/** The filtered network of one command: the proxy's socket and the forwarder to bind in. */
+export interface SandboxNetwork {
+  /** The host path of the proxy's Unix socket. */
+  readonly socketPath: string;
+  /** The host path of the forwarder script. */
+  readonly forwarderPath: string;
+  /** The node binary on the host; bound in at `/run/weir/node` unless it lies under a system directory. */
+  readonly nodePath: string;
+}
 
 /** What one command's sandbox looks like, decided at each call. */
 export interface SandboxPlan {
@@ -23,6 +34,8 @@ export interface SandboxPlan {
   /** From `systemMounts()`, computed once per plugin. */
   readonly systemMounts: readonly string[];
   readonly command: string;
+  /** Set when the network is filtered (`network: { allow }`). */
+  readonly network?: SandboxNetwork;
 }
 
 /** A process to spawn: the program, its arguments and its whole environment. */
@@ -55,7 +68,10 @@ export function sandboxCommand(plan: SandboxPlan): SpawnSpec {
   const prlimit = ['prlimit', `--nproc=${limits.processes}`, `--fsize=${limits.fileSizeBytes}`, `--cpu=${limits.cpuSeconds}:${limits.cpuSeconds + 1}`, '--core=0'];
   if (limits.memoryBytes !== undefined) prlimit.push(`--as=${limits.memoryBytes}`);
   prlimit.push('--');
-  const bwrap = [options.bwrapPath, ...bwrapArguments(plan), '--', '/bin/bash', '--noprofile', '--norc', '-c', plan.command];
+  const shell = plan.network === undefined
+    ? ['/bin/bash', '--noprofile', '--norc', '-c', plan.command]
+    : ['/bin/bash', '--noprofile', '--norc', '-c', networkPrelude(sandboxNode(plan.network)), 'weir-network', plan.command];
+  const bwrap = [options.bwrapPath, ...bwrapArguments(plan), '--', ...shell];
   return {
     file: '/bin/sh',
     args: ['-c', 'exec "$@" 2>&1', 'weir-sandbox', ...setpriv, ...prlimit, ...bwrap],
@@ -75,8 +91,14 @@ export function bwrapArguments(plan: SandboxPlan): string[] {
   ];
   if (options.network) args.push('--share-net');
   args.push('--clearenv');
-  for (const [name, value] of Object.entries(sandboxEnvironment(options.env))) args.push('--setenv', name, value);
+  // The proxy variables come last: a command's `env` cannot point them around the filter (nothing else leads out anyway).
+  const env = plan.network === undefined ? sandboxEnvironment(options.env) : { ...sandboxEnvironment(options.env), ...proxyEnvironment() };
+  for (const [name, value] of Object.entries(env)) args.push('--setenv', name, value);
   args.push(...plan.systemMounts);
+  if (plan.network !== undefined) {
+    args.push('--ro-bind', plan.network.forwarderPath, SANDBOX_FORWARDER, '--bind', plan.network.socketPath, SANDBOX_PROXY_SOCKET);
+    if (sandboxNode(plan.network) !== plan.network.nodePath) args.push('--ro-bind', plan.network.nodePath, `${SANDBOX_NET_DIR}/node`);
+  }
   // A fresh /proc shows only the sandbox's processes; no /sys, no /run (sockets to daemons live there).
   args.push('--proc', '/proc', '--dev', '/dev');
   args.push('--size', String(options.limits.tmpBytes), '--tmpfs', '/tmp');
@@ -91,6 +113,11 @@ export function bwrapArguments(plan: SandboxPlan): string[] {
   args.push('--remount-ro', '/');
   args.push('--chdir', plan.cwd);
   return args;
+}
+
+/** The node binary's path inside the sandbox: its own when a system directory holds it, else the one bound at `/run/weir/node`. */
+function sandboxNode(network: SandboxNetwork): string {
+  return SYSTEM_PATHS.some((dir) => network.nodePath.startsWith(`${dir}/`)) ? network.nodePath : `${SANDBOX_NET_DIR}/node`;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { isAbsolute } from 'node:path';
 import { PROTECTED_PATHS } from '@weir/core';
+import { resolveNetworkAllow, type NetworkAllow, type NetworkAllowOptions } from './network/network-allow.js';
 
 /** Limits applied to every process of a command (setrlimit, through `prlimit`). */
 export interface ShellLimits {
@@ -28,8 +29,12 @@ export interface ShellUser {
 export interface ShellToolsOptions {
   /** The workspace: bound read-write, the only place a command may write besides its private `/tmp`. */
   readonly root: string;
-  /** Share the host's network. Default `false`: the sandbox has its own network namespace with no route. */
-  readonly network?: boolean;
+  /**
+   * The sandbox's network. Default `false`: a network namespace of its own with no route. `true`
+   * shares the host's whole network. `{ allow: ['registry.npmjs.org', '*.pypi.org'] }` keeps the
+   * namespace and lets HTTP(S) through the plugin's filtering proxy to those names only.
+   */
+  readonly network?: boolean | NetworkAllowOptions;
   /** More absolute paths bound read-write (they must exist). */
   readonly writable?: readonly string[];
   /** More absolute paths bound read-only (they must exist), beside the system directories. */
@@ -91,7 +96,10 @@ export const SHELL_DEFAULTS = Object.freeze({
 /** Options after validation, with defaults filled in. */
 export interface ResolvedShellOptions {
   readonly root: string;
+  /** Share the host's network (`network: true`). */
   readonly network: boolean;
+  /** The filtered network (`network: { allow }`), else `undefined`. */
+  readonly networkAllow: NetworkAllow | undefined;
   readonly writable: readonly string[];
   readonly readable: readonly string[];
   readonly env: Readonly<Record<string, string>>;
@@ -133,10 +141,13 @@ export function resolveShellOptions(options: ShellToolsOptions): ResolvedShellOp
   const unsafeNoSandbox = options.unsafeNoSandbox ?? false;
   if (typeof unsafeNoSandbox !== 'boolean') throw fail('unsafeNoSandbox must be a boolean');
   const network = options.network ?? false;
-  if (typeof network !== 'boolean') throw fail('network must be a boolean');
+  if (typeof network !== 'boolean' && (typeof network !== 'object' || network === null)) throw fail('network must be a boolean or { allow: [host names] }');
+  const networkAllow = typeof network === 'object' ? resolveNetworkAllow(network) : undefined;
+  if (networkAllow !== undefined && unsafeNoSandbox) throw fail('network.allow needs the sandbox (it filters the sandbox\'s own network); it cannot apply with unsafeNoSandbox');
   return Object.freeze({
     root: options.root,
-    network,
+    network: network === true,
+    networkAllow,
     writable: absolutePaths(options.writable, 'writable'),
     readable: absolutePaths(options.readable, 'readable'),
     env: Object.freeze({ ...env }),

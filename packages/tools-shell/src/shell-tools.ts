@@ -43,7 +43,7 @@ export function shellTools(options: ShellToolsOptions): Plugin {
           throw unavailable(describeWorkspaceBlock(root, user, blocked));
         }
       }
-      ctx.tools.register(runCommandTool({ runner, root, timeoutMs: resolved.timeoutMs }));
+      ctx.tools.register(runCommandTool({ runner, root, timeoutMs: resolved.timeoutMs, networkAllow: resolved.networkAllow?.entries }));
       ctx.logger.debug({ root, sandboxed: runner.sandboxed, uid: user?.uid }, 'tools-shell: ready');
     },
   });

@@ -1,7 +1,7 @@
 import { chown, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createHarness, type Harness, type ToolResult } from '@weir/core';
+import { createHarness, type Harness, type Logger, type ToolResult } from '@weir/core';
 import { shellTools, type CommandResult, type ShellToolsOptions } from '@weir/tools-shell';
 
 /** A temporary directory owned by the sandbox user when the tests run as root (as CI does). */
@@ -23,9 +23,9 @@ export interface ShellFixture {
 let callCount = 0;
 
 /** A harness with `shellTools` loaded on a fresh workspace. */
-export async function shellFixture(options: Partial<ShellToolsOptions> = {}): Promise<ShellFixture> {
+export async function shellFixture(options: Partial<ShellToolsOptions> = {}, logger?: Logger): Promise<ShellFixture> {
   const root = options.root ?? (await makeWorkspace());
-  const harness = createHarness();
+  const harness = createHarness(logger === undefined ? {} : { logger });
   await harness.use(shellTools({ ...options, root }));
   const run = (command: string, extra: Record<string, unknown> = {}) => harness.executeToolCall({ id: `call-${++callCount}`, name: 'run_command', arguments: { command, ...extra } });
   const value = async (command: string, extra?: Record<string, unknown>) => {
