@@ -9,8 +9,10 @@ import { blobRefsOf, externalizeImages, inlineImages, type ImageBlob } from './i
 import { scanSessionLog, type LogDamage } from './scan-session-log.js';
 import { nodeSessionFileSystem, O_APPEND, O_CREAT, O_EXCL, O_RDWR, type SessionFile, type SessionFileSystem } from './session-file-system.js';
 import { assertSessionId, createSessionId, isValidSessionId } from './session-id.js';
-import { acquireSessionLock, isProcessAlive, type ReleaseLock } from './session-lock.js';
-import type { CreateSessionOptions, ForkSessionOptions, SessionStore, SessionSummary } from './session-store.js';
+import { acquireSessionLock, isProcessAlive, type SessionLock } from './session-lock.js';
+import { fenced } from './fenced-error.js';
+import { replaceFileDurably } from './replace-file-durably.js';
+import type { CreateSessionOptions, ForkSessionOptions, OpenSessionOptions, SessionStore, SessionSummary } from './session-store.js';
 import { byUpdatedDescending, summarizeSession } from './summarize-session.js';
 import { WritableSession } from './writable-session.js';
 import { writeFileDurably } from './write-file-durably.js';
@@ -44,7 +46,21 @@ export function createFileSessionStore(dir: string, options: FileSessionStoreOpt
   const now = options.now ?? (() => new Date());
   const processAlive = options.processAlive ?? isProcessAlive;
   const logPath = (id: string) => join(root, `${id}${LOG_SUFFIX}`);
-  const lock = (id: string) => acquireSessionLock(join(root, `${id}.lock`), { fs, logger, processAlive });
+  const lock = (id: string, takeOver = false) => acquireSessionLock(join(root, `${id}.lock`), { fs, logger, processAlive, takeOver });
+  const epochPath = (id: string) => join(root, `${id}.epoch`);
+
+  /** Hands out the session's next writer epoch (under its lock): the last one, kept in `<id>.epoch`, plus one. */
+  const nextEpoch = async (id: string): Promise<number> => {
+    let last = 0;
+    try {
+      const parsed = Number.parseInt(new TextDecoder().decode(await fs.readFile(epochPath(id))), 10);
+      if (Number.isSafeInteger(parsed) && parsed > 0) last = parsed;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+    await replaceFileDurably(fs, epochPath(id), new TextEncoder().encode(`${last + 1}\n`));
+    return last + 1;
+  };
   const blobDir = join(root, 'blobs');
   const blobPath = (hex: string) => join(blobDir, hex);
 
@@ -60,9 +76,10 @@ export function createFileSessionStore(dir: string, options: FileSessionStoreOpt
     for (const parent of parents.reverse()) await fs.syncDirectory(parent);
   };
 
-  const writer = (id: string, records: readonly SessionRecord[], file: SessionFile, release: ReleaseLock, recovery?: SessionRecovery) =>
+  const writer = (id: string, epoch: number, records: readonly SessionRecord[], file: SessionFile, held: SessionLock, recovery?: SessionRecovery) =>
     new WritableSession({
       id,
+      epoch,
       records,
       now,
       logger,
@@ -73,13 +90,16 @@ export function createFileSessionStore(dir: string, options: FileSessionStoreOpt
           // Each image is durable under its name before the line that names it is written.
           for (const blob of blobs) await storeBlob(blob);
           await writeOnce(file, bytes);
+          // Checked after the write: a takeover replaces the lock before it copies the log to a new
+          // inode, so a write whose check passes was in the log before that copy was read.
+          if (!(await held.stillHeld())) throw fenced(id, epoch);
         },
         datasync: () => file.datasync(),
         async close() {
           try {
             await file.close();
           } finally {
-            await release();
+            await held.release();
           }
         },
       },
@@ -197,9 +217,10 @@ export function createFileSessionStore(dir: string, options: FileSessionStoreOpt
       return guard(`creating session ${id}`, async () => {
         await ensureDirectory(root);
         await refuseExisting(id);
-        const release = await lock(id);
+        const held = await lock(id);
         try {
           let file: SessionFile;
+          let epoch: number;
           try {
             file = await fs.open(logPath(id), O_RDWR | O_APPEND | O_CREAT | O_EXCL, 0o600);
           } catch (error) {
@@ -210,30 +231,35 @@ export function createFileSessionStore(dir: string, options: FileSessionStoreOpt
             await writeOnce(file, first.bytes);
             await file.datasync();
             await fs.syncDirectory(root);
+            epoch = await nextEpoch(id);
           } catch (error) {
             // Never acknowledged: leave no half-created session behind.
             await file.close().catch(() => undefined);
             await fs.unlink(logPath(id)).catch(() => undefined);
             throw error;
           }
-          return writer(id, [first.record], file, release);
+          return writer(id, epoch, [first.record], file, held);
         } catch (error) {
-          await release();
+          await held.release();
           throw error;
         }
       });
     },
 
-    async open(id) {
+    async open(id, open: OpenSessionOptions = {}) {
       assertSessionId(id);
       // SESSION_NOT_FOUND before touching any lock (or creating the directory).
       await fs.stat(logPath(id)).catch((error: NodeJS.ErrnoException) => {
         if (error.code === 'ENOENT') throw new HarnessError('SESSION_NOT_FOUND', `No session ${id} in ${root}.`);
       });
       return guard(`opening session ${id}`, async () => {
-        const release = await lock(id);
+        const held = await lock(id, open.takeOver === true);
         let file: SessionFile | undefined;
         try {
+          const epoch = await nextEpoch(id);
+          // The previous writer may still hold the log open: give the log a new inode, so whatever
+          // it writes from now on goes to a file nobody reads (and its check after the write fails).
+          if (held.tookOver) await replaceFileDurably(fs, logPath(id), await fs.readFile(logPath(id)));
           try {
             file = await fs.open(logPath(id), O_RDWR | O_APPEND);
           } catch (error) {
@@ -262,10 +288,10 @@ export function createFileSessionStore(dir: string, options: FileSessionStoreOpt
             records = [first.record];
             logger.warn({ sessionId: id }, 'session: the file had no session record; wrote a new one');
           }
-          return writer(id, records, file, release, recovery);
+          return writer(id, epoch, records, file, held, recovery);
         } catch (error) {
           await file?.close().catch(() => undefined);
-          await release();
+          await held.release();
           throw error;
         }
       });
@@ -307,8 +333,9 @@ export function createFileSessionStore(dir: string, options: FileSessionStoreOpt
       return guard(`forking session ${sourceId} into ${id}`, async () => {
         await ensureDirectory(root);
         await refuseExisting(id);
-        const release = await lock(id);
+        const held = await lock(id);
         try {
+          const epoch = await nextEpoch(id);
           try {
             for (const { blobs } of stored) for (const blob of blobs) await storeBlob(blob);
             // All or nothing: a crash mid-fork leaves no half-copied session.
@@ -318,9 +345,9 @@ export function createFileSessionStore(dir: string, options: FileSessionStoreOpt
             throw error;
           }
           const file = await fs.open(logPath(id), O_RDWR | O_APPEND);
-          return writer(id, [first.record, ...copied], file, release);
+          return writer(id, epoch, [first.record, ...copied], file, held);
         } catch (error) {
-          await release();
+          await held.release();
           throw error;
         }
       });

@@ -1,8 +1,9 @@
-import { HarnessError, type Logger, type Session, type SessionMeta, type SessionRecord } from '@weir/core';
+import { HarnessError, type Logger, type SessionMeta, type SessionRecord } from '@weir/core';
+import { fenced } from './fenced-error.js';
 import { silentLogger } from './silent-logger.js';
 import { prepareRecord } from './prepare-record.js';
 import { assertSessionId, createSessionId } from './session-id.js';
-import type { CreateSessionOptions, ForkSessionOptions, SessionStore, SessionSummary } from './session-store.js';
+import type { CreateSessionOptions, ForkSessionOptions, OpenSessionOptions, SessionStore, SessionSummary, WriterSession } from './session-store.js';
 import { planFork } from './plan-fork.js';
 import { byUpdatedDescending, summarizeSession } from './summarize-session.js';
 import { WritableSession } from './writable-session.js';
@@ -23,25 +24,34 @@ export function createMemorySessionStore(options: MemorySessionStoreOptions = {}
   const logger = options.logger ?? silentLogger();
   const now = options.now ?? (() => new Date());
   const sessions = new Map<string, SessionRecord[]>();
-  const held = new Set<string>();
+  /** The epoch of each session's current writer; absent when nobody holds it. */
+  const held = new Map<string, number>();
+  /** The last epoch handed out per session: epochs only grow, across closes too. */
+  const epochs = new Map<string, number>();
 
-  const openWriter = (id: string, records: SessionRecord[]): Session => {
-    if (held.has(id)) throw new HarnessError('SESSION_LOCKED', `Session ${id} is already open in this process. Close it first.`);
-    held.add(id);
+  const openWriter = (id: string, records: SessionRecord[], takeOver = false): WriterSession => {
+    if (held.has(id) && !takeOver) throw new HarnessError('SESSION_LOCKED', `Session ${id} is already open in this process. Close it first.`);
+    const epoch = (epochs.get(id) ?? 0) + 1;
+    epochs.set(id, epoch);
+    held.set(id, epoch);
     return new WritableSession({
       id,
+      epoch,
       records,
       now,
       logger,
       sink: {
-        write: async (_bytes, record) => void records.push(record),
+        async write(_bytes, record) {
+          if (held.get(id) !== epoch) throw fenced(id, epoch, held.get(id));
+          records.push(record);
+        },
         datasync: async () => undefined,
-        close: async () => void held.delete(id),
+        close: async () => void (held.get(id) === epoch && held.delete(id)),
       },
     });
   };
 
-  const begin = (id: string, meta: SessionMeta, copied: readonly SessionRecord[]): Session => {
+  const begin = (id: string, meta: SessionMeta, copied: readonly SessionRecord[]): WriterSession => {
     if (sessions.has(id)) throw new HarnessError('SESSION_EXISTS', `A session with id ${id} already exists.`);
     const records = [prepareRecord(meta, 1, meta.created).record, ...copied];
     sessions.set(id, records);
@@ -62,8 +72,8 @@ export function createMemorySessionStore(options: MemorySessionStoreOptions = {}
       assertSessionId(id);
       return begin(id, { type: 'session', id, created: at.toISOString(), ...(create.title === undefined ? {} : { title: create.title }) }, []);
     },
-    async open(id) {
-      return openWriter(id, recordsOf(id));
+    async open(id, open: OpenSessionOptions = {}) {
+      return openWriter(id, recordsOf(id), open.takeOver === true);
     },
     async read(id) {
       return Object.freeze([...recordsOf(id)]);

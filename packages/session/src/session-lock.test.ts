@@ -18,7 +18,7 @@ const options = (alive: (pid: number) => boolean, logger = silentLogger()) => ({
 
 describe('acquireSessionLock', () => {
   it('writes a lock holding this pid, and removes it on release (once)', async () => {
-    const release = await acquireSessionLock(lock, options(() => true));
+    const { release } = await acquireSessionLock(lock, options(() => true));
     expect(JSON.parse(await readFile(lock, 'utf8'))).toMatchObject({ pid: process.pid });
     await release();
     await release();
@@ -34,7 +34,7 @@ describe('acquireSessionLock', () => {
   it('takes over a lock whose pid is dead, and logs it', async () => {
     await writeFile(lock, `${JSON.stringify({ pid: 999_999_999, token: 'old' })}\n`);
     const logger = { ...silentLogger(), warn: vi.fn() };
-    const release = await acquireSessionLock(lock, options((pid) => pid !== 999_999_999, logger));
+    const { release } = await acquireSessionLock(lock, options((pid) => pid !== 999_999_999, logger));
     expect(JSON.parse(await readFile(lock, 'utf8'))).toMatchObject({ pid: process.pid });
     expect(logger.warn).toHaveBeenCalledWith(expect.objectContaining({ stalePid: 999_999_999 }), expect.stringContaining('stale'));
     await release();
@@ -43,14 +43,27 @@ describe('acquireSessionLock', () => {
 
   it('takes over a lock it cannot read (only a power cut leaves one)', async () => {
     await writeFile(lock, '');
-    await expect(acquireSessionLock(lock, options(() => true))).resolves.toBeTypeOf('function');
+    await expect(acquireSessionLock(lock, options(() => true))).resolves.toMatchObject({ tookOver: true });
   });
 
   it('does not remove a lock that another process has taken over', async () => {
-    const release = await acquireSessionLock(lock, options(() => true));
+    const { release } = await acquireSessionLock(lock, options(() => true));
     await writeFile(lock, `${JSON.stringify({ pid: 4242, token: 'theirs' })}\n`);
     await release();
     expect(JSON.parse(await readFile(lock, 'utf8'))).toMatchObject({ pid: 4242 });
+  });
+
+  it('with takeOver, replaces a live holder\'s lock, and the holder sees it is no longer held', async () => {
+    const first = await acquireSessionLock(lock, options(() => true));
+    expect(first.tookOver).toBe(false);
+    await expect(first.stillHeld()).resolves.toBe(true);
+    const second = await acquireSessionLock(lock, { ...options(() => true), takeOver: true });
+    expect(second.tookOver).toBe(true);
+    await expect(first.stillHeld()).resolves.toBe(false);
+    await first.release(); // not ours any more: left alone
+    await expect(second.stillHeld()).resolves.toBe(true);
+    await second.release();
+    expect(await readdir(dir)).toEqual([]);
   });
 });
 

@@ -18,10 +18,22 @@ export interface SessionLockOptions {
   readonly processAlive: (pid: number) => boolean;
   /** The pid written into the lock. Default: this process. */
   readonly pid?: number;
+  /**
+   * Take the lock even from a live holder (an operator who knows the other host is gone). The lock
+   * file is replaced in one rename; the holder finds out at its next write (`stillHeld()`). Default: false.
+   */
+  readonly takeOver?: boolean;
 }
 
-/** Releases a held lock: removes the lock file if it is still ours. Idempotent; never throws. */
-export type ReleaseLock = () => Promise<void>;
+/** A held lock. */
+export interface SessionLock {
+  /** Removes the lock file if it is still ours. Idempotent; never throws. */
+  readonly release: () => Promise<void>;
+  /** True while the lock file is still the one this holder wrote; false once someone took it over. Rejects with the system error. */
+  readonly stillHeld: () => Promise<boolean>;
+  /** True when a previous holder's lock (stale, or live with `takeOver`) was replaced: its writes must be fenced off. */
+  readonly tookOver: boolean;
+}
 
 const ATTEMPTS = 5;
 
@@ -34,9 +46,10 @@ const ATTEMPTS = 5;
  * and taken over. Throws `HarnessError` `SESSION_LOCKED` when a live process holds it (this one
  * included: one writer per session, even within a process).
  */
-export async function acquireSessionLock(path: string, options: SessionLockOptions): Promise<ReleaseLock> {
+export async function acquireSessionLock(path: string, options: SessionLockOptions): Promise<SessionLock> {
   const { fs, logger } = options;
   const pid = options.pid ?? process.pid;
+  let staleSeen = false;
   for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
     const token = randomUUID();
     const content = `${JSON.stringify({ pid, token })}\n`;
@@ -50,9 +63,15 @@ export async function acquireSessionLock(path: string, options: SessionLockOptio
     }
     try {
       await fs.link(temp, path);
-      return releaser(path, content, fs, logger);
+      return heldLock(path, content, fs, logger, staleSeen);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      if (options.takeOver === true) {
+        // rename(2) replaces the holder's lock in one step: there is never a moment without a lock.
+        await fs.rename(temp, path);
+        logger.warn({ lock: path }, 'session: took the lock over from its holder (takeOver)');
+        return heldLock(path, content, fs, logger, true);
+      }
     } finally {
       await fs.unlink(temp).catch(() => undefined);
     }
@@ -82,14 +101,15 @@ export async function acquireSessionLock(path: string, options: SessionLockOptio
       continue;
     }
     await fs.unlink(aside).catch(() => undefined);
+    staleSeen = true;
     logger.warn({ lock: path, stalePid: holder }, 'session: took over a stale lock');
   }
   throw new HarnessError('SESSION_LOCKED', `Could not take the lock ${path}: other processes keep taking it.`);
 }
 
-function releaser(path: string, content: string, fs: SessionFileSystem, logger: Logger): ReleaseLock {
+function heldLock(path: string, content: string, fs: SessionFileSystem, logger: Logger, tookOver: boolean): SessionLock {
   let released: Promise<void> | undefined;
-  return () => {
+  const release = () => {
     released ??= (async () => {
       try {
         // Only remove our own lock: if another process judged us dead and took over, the lock is theirs.
@@ -101,6 +121,7 @@ function releaser(path: string, content: string, fs: SessionFileSystem, logger: 
     })();
     return released;
   };
+  return { release, stillHeld: async () => (await readText(fs, path)) === content, tookOver };
 }
 
 async function readText(fs: SessionFileSystem, path: string): Promise<string | undefined> {

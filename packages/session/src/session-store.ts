@@ -31,19 +31,38 @@ export interface ForkSessionOptions {
   readonly title?: string;
 }
 
+export interface OpenSessionOptions {
+  /**
+   * Take the session from its current writer even if that writer looks alive (an operator who knows
+   * its host is gone). The old writer is fenced: its next append rejects with `SESSION_FENCED` and
+   * nothing it writes after the takeover is read by anyone. Default: false (`SESSION_LOCKED`).
+   */
+  readonly takeOver?: boolean;
+}
+
+/**
+ * A session open for writing, with the writer epoch the store handed out when it opened it. Epochs
+ * of one session only grow: each open (create, fork, resume, takeover) gets a larger one, and a
+ * write under an epoch that is no longer the session's current one is refused (`SESSION_FENCED`).
+ */
+export interface WriterSession extends Session {
+  readonly epoch: number;
+}
+
 /**
  * Where sessions live. `createMemorySessionStore()` (the default) keeps them for the life of the
  * process; `createFileSessionStore(dir)` keeps one append-only JSONL file per session.
  *
  * Errors are `HarnessError`s: `INVALID_SESSION_ID` (an id that is not safe as a file name),
- * `SESSION_EXISTS` (`create`/`fork` with an id that exists), `SESSION_NOT_FOUND`, `SESSION_LOCKED` (another live writer holds it), `SESSION_CORRUPT`
+ * `SESSION_EXISTS` (`create`/`fork` with an id that exists), `SESSION_NOT_FOUND`, `SESSION_LOCKED` (another live writer holds it),
+ * `SESSION_FENCED` (an append from a writer whose session was taken over since), `SESSION_CORRUPT`
  * (damage a crash cannot explain; a copy is kept), `SESSION_WRITE_FAILED`.
  */
 export interface SessionStore {
   /** Creates a session and opens it for writing. Its first record (seq 1) is the session record. */
-  create(options?: CreateSessionOptions): Promise<Session>;
+  create(options?: CreateSessionOptions): Promise<WriterSession>;
   /** Opens an existing session for writing (resume), cutting off a torn tail first. */
-  open(id: string): Promise<Session>;
+  open(id: string, options?: OpenSessionOptions): Promise<WriterSession>;
   /** Reads a session's records without taking the lock or repairing anything (a torn tail is ignored). */
   read(id: string): Promise<readonly SessionRecord[]>;
   /** Every session, most recently updated first. */
@@ -52,5 +71,5 @@ export interface SessionStore {
    * Creates a session whose records copy the source's up to `throughSeq`, with `forkedFrom` in its
    * session record, and opens it for writing. The source is only read.
    */
-  fork(sourceId: string, options?: ForkSessionOptions): Promise<Session>;
+  fork(sourceId: string, options?: ForkSessionOptions): Promise<WriterSession>;
 }

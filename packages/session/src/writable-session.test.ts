@@ -17,6 +17,7 @@ function setup(sink: Partial<RecordSink> = {}) {
   };
   const session = new WritableSession({
     id: 's',
+    epoch: 1,
     records: [prepareRecord({ type: 'session', id: 's', created: AT }, 1, AT).record],
     sink: full,
     now: () => new Date(AT),

@@ -1,11 +1,16 @@
-import { type AppendOptions, HarnessError, type Logger, type RebuildHistoryOptions, type Session, type SessionEntry, type SessionHistory, type SessionRecord, type SessionRecovery } from '@weir/core';
+import { type AppendOptions, HarnessError, isHarnessError, type Logger, type RebuildHistoryOptions, type Session, type SessionEntry, type SessionHistory, type SessionRecord, type SessionRecovery } from '@weir/core';
 import { prepareRecord } from './prepare-record.js';
 import { rebuildHistory } from './rebuild-history.js';
 import type { ImageBlob } from './image-blobs.js';
+import type { WriterSession } from './session-store.js';
 
 /** Where a session's records go: a file, or a store's memory. */
 export interface RecordSink {
-  /** Writes one record's line in one write. Rejects on any failure, a short write included. */
+  /**
+   * Writes one record's line in one write. Rejects on any failure, a short write included, and with
+   * `HarnessError` `SESSION_FENCED` when this writer's epoch is no longer the session's (the session
+   * then fails with that code).
+   */
   write(bytes: Uint8Array, record: SessionRecord, blobs: readonly ImageBlob[]): Promise<void>;
   /** Makes everything written so far durable. */
   datasync(): Promise<void>;
@@ -15,6 +20,8 @@ export interface RecordSink {
 
 export interface WritableSessionOptions {
   readonly id: string;
+  /** The writer epoch the store handed out for this open. */
+  readonly epoch: number;
   /** The records already in the session, oldest first (at least the session record). */
   readonly records: readonly SessionRecord[];
   readonly sink: RecordSink;
@@ -30,8 +37,9 @@ export interface WritableSessionOptions {
  * time in call order, and after a failed write or sync refuses everything but `close()`, so a
  * session never goes on with persistence silently disabled.
  */
-export class WritableSession implements Session {
+export class WritableSession implements WriterSession {
   readonly id: string;
+  readonly epoch: number;
   readonly recovery: SessionRecovery | undefined;
   readonly #records: SessionRecord[];
   readonly #sink: RecordSink;
@@ -45,6 +53,7 @@ export class WritableSession implements Session {
 
   constructor(options: WritableSessionOptions) {
     this.id = options.id;
+    this.epoch = options.epoch;
     this.recovery = options.recovery;
     this.#records = [...options.records];
     this.#sink = options.sink;
@@ -97,7 +106,7 @@ export class WritableSession implements Session {
     if (this.#closing) return Promise.reject(new HarnessError('SESSION_WRITE_FAILED', `Session ${this.id} is closed.`));
     const run = this.#queue.then(() => {
       if (this.#failure) {
-        throw new HarnessError('SESSION_WRITE_FAILED', `Session ${this.id} stopped accepting records after a failed write: ${this.#failure.message}`, {
+        throw new HarnessError(this.#failure.code, `Session ${this.id} stopped accepting records after a failed write: ${this.#failure.message}`, {
           cause: this.#failure,
         });
       }
@@ -118,6 +127,11 @@ export class WritableSession implements Session {
     try {
       await step();
     } catch (error) {
+      if (isHarnessError(error) && error.code === 'SESSION_FENCED') {
+        this.#failure = error;
+        this.#logger.warn({ sessionId: this.id, epoch: this.epoch }, 'session: fenced off by a newer writer, no more records are accepted');
+        throw error;
+      }
       const code = (error as { code?: unknown }).code;
       const failure = new HarnessError(
         'SESSION_WRITE_FAILED',

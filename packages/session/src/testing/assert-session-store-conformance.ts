@@ -135,6 +135,29 @@ export function assertSessionStoreConformance(name: string, makeStore: () => Pro
       await writer.close();
     });
 
+    test('a writer taken over is fenced: its appends are refused (SESSION_FENCED) and none of them is ever read', async ({ store, restart }) => {
+      const first = await store.create();
+      await first.append(user('one'), { sync: true });
+      const second = await restart().open(first.id, { takeOver: true });
+      assert.ok(second.epoch > first.epoch, `the takeover's epoch (${second.epoch}) must be larger than the first writer's (${first.epoch})`);
+      assert.deepEqual(second.records().slice(1).map(entryOf), [user('one')]);
+      // The old writer thinks it still holds the session: every append from it is refused, not lost silently.
+      await rejectsWith(first.append(user('stale')), 'SESSION_FENCED');
+      await rejectsWith(first.append(user('stale again'), { sync: true }), 'SESSION_FENCED');
+      assert.equal((await second.append(user('two'), { sync: true })).seq, 3);
+      // Closing the fenced writer does not release the new writer's hold.
+      await first.close().catch(() => undefined);
+      await rejectsWith(restart().open(first.id), 'SESSION_LOCKED');
+      await second.close();
+      const third = await restart().open(first.id);
+      assert.ok(third.epoch > second.epoch, 'epochs only grow, across closes too');
+      await third.close();
+      assert.deepEqual((await restart().read(first.id)).slice(1).map(entryOf), [user('one'), user('two')]);
+      const fork = await restart().fork(first.id);
+      assert.ok(Number.isSafeInteger(fork.epoch) && fork.epoch > 0);
+      await fork.close();
+    });
+
     test('forks copy records through a point with forkedFrom, and the source and the fork then go apart', async ({ store, restart }) => {
       const source = await store.create({ title: 'Source' });
       for (const entry of TURN) await source.append(entry);
