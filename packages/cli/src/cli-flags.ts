@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { UsageError } from './usage-error.js';
 
 /** What `weir` was asked to do. */
-export type CliCommand = 'interactive' | 'run' | 'sessions' | 'trust' | 'rewind' | 'help' | 'version';
+export type CliCommand = 'interactive' | 'run' | 'sessions' | 'trust' | 'rewind' | 'acp' | 'help' | 'version';
 
 /** The parsed command line. */
 export interface CliFlags {
@@ -30,6 +30,7 @@ export const USAGE = `Usage:
   weir rewind <session> --turn N [--files] [--conversation] [--force]
                                    put the files and/or the conversation back as they were after turn N
   weir rewind <session> --redo     take the last rewind back
+  weir acp [flags]                 an Agent Client Protocol agent on stdio, for an editor (Zed, JetBrains IDEs)
   weir --version | --help
 
 Flags:
@@ -69,7 +70,7 @@ const OPTIONS = {
 /** What each flag with a value takes, as the usage text names it. */
 const PLACEHOLDERS: Readonly<Record<string, string>> = { workspace: '<folder>', config: '<file>', model: '<id>', 'base-url': '<url>', mode: '<mode>', resume: '<id>', turn: '<n>' };
 
-const COMMANDS = new Set(['run', 'sessions', 'trust', 'rewind']);
+const COMMANDS = new Set(['run', 'sessions', 'trust', 'rewind', 'acp']);
 
 /**
  * Parses weir's command line strictly: an unknown flag, a flag missing its value or given an
@@ -100,7 +101,7 @@ export function parseCliFlags(args: readonly string[]): CliFlags {
   if (values.help) command = 'help';
   else if (values.version) command = 'version';
   else if (first !== undefined) {
-    if (!COMMANDS.has(first)) throw new UsageError(`Unknown command "${first}" (expected run, sessions, trust or rewind; a prompt goes after weir run).`);
+    if (!COMMANDS.has(first)) throw new UsageError(`Unknown command "${first}" (expected run, sessions, trust, rewind or acp; a prompt goes after weir run).`);
     command = first as CliCommand;
     words = rest;
   }
@@ -109,6 +110,9 @@ export function parseCliFlags(args: readonly string[]): CliFlags {
   }
   if (command === 'trust' && words.length > 1) throw new UsageError('weir trust takes one folder.');
   if (command === 'sessions' && words.length > 0) throw new UsageError('weir sessions takes no arguments.');
+  if (command === 'acp' && (words.length > 0 || values.workspace !== undefined || values.continue === true || values.resume !== undefined || values.json === true)) {
+    throw new UsageError('weir acp takes no arguments, --workspace, --continue, --resume or --json: the editor names the folder and the session.');
+  }
   const turn = values.turn === undefined ? undefined : /^\d+$/.test(values.turn) ? Number(values.turn) : Number.NaN;
   if (command === 'rewind') {
     if (words.length !== 1) throw new UsageError('weir rewind takes one session id: weir rewind <session> --turn N (weir sessions lists them).');

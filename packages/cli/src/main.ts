@@ -26,6 +26,8 @@ export async function main(args: readonly string[], env: NodeJS.ProcessEnv = pro
         return await (await import('./rewind-command.js')).rewindCommand(flags);
       case 'trust':
         return await (await import('./trust-command.js')).trustCommand(flags, env);
+      case 'acp':
+        return await (await import('./acp-command.js')).runAcp(flags, env);
       case 'interactive':
         return await (await import('./interactive.js')).runInteractive(flags, env);
     }

@@ -1,0 +1,57 @@
+import type { AcpHost } from '@weir/acp';
+import { chooseModel } from './choose-model.js';
+import type { CliFlags } from './cli-flags.js';
+import { cliLogger } from './cli-logger.js';
+import { hookedTurn } from './hooked-turn.js';
+import { modelWaits } from './model-waits.js';
+import { resolveWorkspace } from './resolve-workspace.js';
+import { startWeir } from './start-weir.js';
+
+/**
+ * `weir acp`: weir as an Agent Client Protocol agent on standard input and output, for an editor
+ * to start (Zed, JetBrains IDEs). Each ACP session is a weir session started as `weir run` starts
+ * one: the model from the flags and the environment, the safety settings and the config of the
+ * session's `cwd` (a project's config only once the folder is trusted: nothing is asked, there is
+ * no terminal), its session store; every `ask` goes to the editor. Standard output carries only
+ * protocol messages; status lines go to standard error. Resolves to 0 once the editor is gone.
+ */
+export async function runAcp(flags: CliFlags, env: NodeJS.ProcessEnv): Promise<number> {
+  const status = (line: string) => process.stderr.write(`${line}\n`);
+  const waits = modelWaits(status);
+  const model = chooseModel({ model: flags.model, baseURL: flags.baseURL, env, onRetry: waits.onRetry });
+  status(`[model] ${model.description}`);
+  const { serveAcpOnStdio } = await import('@weir/acp');
+  const { readFileSync } = await import('node:fs');
+  const ownVersion = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  const host: AcpHost = {
+    say: status,
+    open: async ({ cwd, sessionId, approver }) => {
+      const workspace = await resolveWorkspace(cwd);
+      const started = await startWeir({
+        workspace,
+        model,
+        configFlag: flags.config,
+        mode: flags.mode,
+        approver,
+        logger: cliLogger(status, flags.debug),
+        session: { continue: false, resume: sessionId },
+        env,
+        say: status,
+      });
+      status(`[session] ${started.session.id} ${started.resumed ? 'loaded' : 'new'} in ${workspace}`);
+      return {
+        id: started.session.id,
+        get agent() {
+          return started.agent;
+        },
+        harness: started.composed.harness,
+        // Hooks see the prompt's text; a prompt with attachments goes to the agent whole.
+        turn: (content, options) => (typeof content === 'string' ? hookedTurn(started, content, options, status) : started.agent.turn(content, options)),
+        close: () => started.close().catch(() => undefined),
+      };
+    },
+  };
+  const permissionMs = env.WEIR_ACP_PERMISSION_TIMEOUT_MS === undefined ? undefined : Number(env.WEIR_ACP_PERMISSION_TIMEOUT_MS);
+  await serveAcpOnStdio(host, { name: 'weir', version: ownVersion }, permissionMs !== undefined && Number.isFinite(permissionMs) && permissionMs > 0 ? permissionMs : undefined).closed;
+  return 0;
+}

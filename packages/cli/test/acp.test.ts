@@ -1,0 +1,90 @@
+// `weir acp` as an editor starts it: its own process, the ACP SDK's client on its standard input
+// and output, the mock model (no key), a weir home and a workspace of the test's own.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Readable, Writable } from 'node:stream';
+import { client, ndJsonStream, PROTOCOL_VERSION, type ClientConnection, type SessionNotification } from '@agentclientprotocol/sdk';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { makeSandbox, weirCommand, type Sandbox } from './support/run-weir.js';
+
+interface Editor {
+  readonly child: ChildProcess;
+  readonly connection: ClientConnection;
+  readonly updates: SessionNotification[];
+  readonly stderr: () => string;
+  /** Closes the editor's side; resolves with the exit status. */
+  readonly quit: () => Promise<number | null>;
+}
+
+let sandbox: Sandbox;
+const editors: Editor[] = [];
+
+beforeEach(() => {
+  sandbox = makeSandbox();
+});
+afterEach(async () => {
+  for (const editor of editors.splice(0)) await editor.quit();
+  sandbox.remove();
+});
+
+function startWeirAcp(args: readonly string[] = []): Editor {
+  const [node, ...rest] = weirCommand;
+  const child = spawn(node!, [...rest, 'acp', ...args], { cwd: sandbox.home.replace(/home$/, ''), env: sandbox.env, stdio: ['pipe', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr!.setEncoding('utf8').on('data', (piece: string) => (stderr += piece));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const updates: SessionNotification[] = [];
+  const app = client({ name: 'test-editor' })
+    .onNotification('session/update', ({ params }) => void updates.push(params))
+    .onRequest('session/request_permission', ({ params }) => ({ outcome: { outcome: 'selected', optionId: params.options[0]!.optionId } }));
+  const connection = app.connect(ndJsonStream(Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout!) as ReadableStream<Uint8Array>));
+  const editor: Editor = {
+    child,
+    connection,
+    updates,
+    stderr: () => stderr,
+    quit: async () => {
+      child.stdin!.end();
+      return exited;
+    },
+  };
+  editors.push(editor);
+  return editor;
+}
+
+const answer = (updates: readonly SessionNotification[]) =>
+  updates.map((n) => (n.update.sessionUpdate === 'agent_message_chunk' && n.update.content.type === 'text' ? n.update.content.text : '')).join('');
+
+it('weir acp: initialize, a new session in the editor\'s folder, a prompt that reads a file, then load in a restarted process', async () => {
+  const first = startWeirAcp();
+  const init = await first.connection.agent.request('initialize', { protocolVersion: PROTOCOL_VERSION, clientCapabilities: {} });
+  expect(init).toMatchObject({ protocolVersion: 1, agentInfo: { name: 'weir' }, agentCapabilities: { loadSession: true } });
+  const { sessionId } = await first.connection.agent.request('session/new', { cwd: sandbox.workspace, mcpServers: [] });
+  const response = await first.connection.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'read file notes.txt' }] });
+  expect(response.stopReason).toBe('end_turn');
+  expect(answer(first.updates)).toContain('Buy milk. Call Ada about the weir plugin.');
+  expect(first.updates.map((n) => n.update)).toContainEqual(expect.objectContaining({ sessionUpdate: 'tool_call', kind: 'read', title: 'read_file notes.txt', locations: [{ path: join(sandbox.workspace, 'notes.txt') }] }));
+  expect(await first.quit()).toBe(0);
+  // The CLI's model line and session store: standard error and <workspace>/.weir/sessions.
+  expect(first.stderr()).toMatch(/^\[model\] mock:rules/);
+  expect(readdirSync(join(sandbox.workspace, '.weir', 'sessions')).some((name) => name.startsWith(sessionId))).toBe(true);
+
+  const second = startWeirAcp();
+  await second.connection.agent.request('initialize', { protocolVersion: PROTOCOL_VERSION, clientCapabilities: {} });
+  await second.connection.agent.request('session/load', { sessionId, cwd: sandbox.workspace, mcpServers: [] });
+  expect(second.updates[0]!.update).toEqual({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'read file notes.txt' } });
+  expect(answer(second.updates)).toContain('Buy milk.');
+  expect(await second.quit()).toBe(0);
+});
+
+it('weir acp: an untrusted project\'s config is not loaded, as in the CLI', async () => {
+  writeFileSync(join(sandbox.workspace, 'weir.config.json'), JSON.stringify({ plugins: ['weir-plugin-that-does-not-exist'] }));
+  const editor = startWeirAcp();
+  await editor.connection.agent.request('initialize', { protocolVersion: PROTOCOL_VERSION, clientCapabilities: {} });
+  const { sessionId } = await editor.connection.agent.request('session/new', { cwd: sandbox.workspace, mcpServers: [] });
+  expect(sessionId).toMatch(/./);
+  expect(await editor.quit()).toBe(0);
+  expect(editor.stderr()).toContain(`[config] ${join(sandbox.workspace, 'weir.config.json')} is not used: this folder is not trusted.`);
+  expect(existsSync(join(sandbox.home, 'settings.json'))).toBe(false);
+});
