@@ -21,6 +21,7 @@ const alias = [
   { find: /^@weir\/mcp$/, replacement: here('packages/mcp/src/index.ts') },
   { find: /^@weir\/cli$/, replacement: here('packages/cli/src/index.ts') },
   { find: /^@weir\/hooks$/, replacement: here('packages/hooks/src/index.ts') },
+  { find: /^@weir\/extensions$/, replacement: here('packages/extensions/src/index.ts') },
   { find: /^@weir\/otel$/, replacement: here('packages/otel/src/index.ts') },
   { find: /^@weir\/acp$/, replacement: here('packages/acp/src/index.ts') },
   { find: /^@weir\/ai-sdk$/, replacement: here('packages/ai-sdk/src/index.ts') },
@@ -72,6 +73,7 @@ export default defineConfig({
       project('ai-sdk', 'packages/ai-sdk'),
       project('hooks', 'packages/hooks'),
       project('acp', 'packages/acp'),
+      project('extensions', 'packages/extensions'),
       // The cold-import rule (docs/design.md), checked in child processes.
       project('bench', 'bench', { include: ['test/**/*.test.ts'], typecheck: false }),
       // Each example is a package of its own; their tests sit in <example>/test/.
