@@ -33,6 +33,9 @@ function afterValidation(
   content: string | undefined,
   resultContext: readonly string[] | undefined,
 ): ToolResult {
+  if (!validation.ok && validation.schemaError !== undefined) {
+    return failureResult(metaOf(context, resultContext), 'INVALID_SCHEMA', `${context.toolName} ran, but its result cannot be checked: ${validation.schemaError}. This is a fault of the tool.`);
+  }
   if (!validation.ok) {
     return failureResult(
       metaOf(context, resultContext),

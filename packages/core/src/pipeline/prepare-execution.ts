@@ -12,7 +12,7 @@ import { metaOf } from './pipeline-context.js';
 import { readyPreparation } from './ready-preparation.js';
 import { since, tellStage, type CallObserver, type CallStage } from './call-event.js';
 import type { Preparation } from './stage-values.js';
-import { invalidArguments, parseArguments } from './tool-arguments.js';
+import { brokenSchema, invalidArguments, parseArguments } from './tool-arguments.js';
 
 const MAX_LISTED_TOOLS = 100;
 const MAX_ECHOED_NAME = 100;
@@ -42,7 +42,10 @@ export async function prepareExecution(runtime: HarnessRuntime, context: Pipelin
   const checked = awaitPlugin(tool.arguments.validate(parsed.value), context.signal, { stage: 'prepareExecution', name: `${tool.name}'s parameters schema`, boundMs: Infinity });
   // Most schemas validate synchronously: awaiting a plain value would still cost a turn of the microtask queue.
   const validation = isThenable(checked) ? await checked : checked;
-  if (!validation.ok) return observed(observe, 'validate', began, { status: 'settled', result: invalidArguments(context, validation.issues) });
+  if (!validation.ok) {
+    const result = validation.schemaError === undefined ? invalidArguments(context, validation.issues) : brokenSchema(context, validation.schemaError);
+    return observed(observe, 'validate', began, { status: 'settled', result });
+  }
 
   let preparation: Preparation = readyPreparation(deepFreeze(validation.value as ToolArguments));
   if (observe !== undefined) began = tellStage(observe, 'validate', began);

@@ -114,3 +114,12 @@ export function invalidArguments(context: PipelineContext, issues: readonly stri
     `Invalid arguments for ${context.toolName}${origin}:\n- ${listed.join('\n- ')}${more}\nFix these and call ${context.toolName} again.`,
   );
 }
+
+/** The tool's parameters schema did not compile: no arguments can pass, so the model is told to stop trying this tool. */
+export function brokenSchema(context: PipelineContext, schemaError: string): ToolFailure {
+  return failureResult(
+    metaOf(context),
+    'INVALID_SCHEMA',
+    `${context.toolName} cannot be called: ${schemaError}. This is a fault of the tool, not of your arguments; do not call ${context.toolName} again, use another tool or tell the user.`,
+  );
+}

@@ -2,6 +2,8 @@ import { createRequire } from 'node:module';
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from '@standard-schema/spec';
 import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { HarnessError } from '../harness-error.js';
+import { snapshotValue } from '../pipeline/snapshot-value.js';
+import { checkSchemaShape } from './check-schema-shape.js';
 
 /** A JSON Schema document (draft-07 or 2020-12). */
 export type JsonSchema = Readonly<Record<string, unknown>>;
@@ -10,15 +12,24 @@ export type JsonSchema = Readonly<Record<string, unknown>>;
 export type StandardJsonSchema<Input = unknown, Output = Input> = StandardSchemaV1<Input, Output> &
   StandardJSONSchemaV1<Input, Output>;
 
-/** `{ ok: true, value }` with the validated (and, for Standard Schemas, parsed) value, or the issues. */
-export type Validation = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly issues: readonly string[] };
+/**
+ * `{ ok: true, value }` with the validated (and, for Standard Schemas, parsed) value, or the issues.
+ * `schemaError` is set when the schema itself did not compile (found at the tool's first call):
+ * the fault is the tool's, not the value's, and `issues` holds that one message.
+ */
+export type Validation =
+  | { readonly ok: true; readonly value: unknown }
+  | { readonly ok: false; readonly issues: readonly string[]; readonly schemaError?: string };
 
 /** A compiled validator. Synchronous for JSON Schema; a Standard Schema may answer with a promise. */
 export type Validator = (value: unknown) => Validation | Promise<Validation>;
 
-/** What registration compiles once from `parameters` or `output.schema`. */
+/**
+ * What registration makes of `parameters` or `output.schema`: the schema, checked for its shape
+ * and snapshotted, and a validator that compiles it on its first use (then keeps it).
+ */
 export interface CompiledSchema {
-  /** The JSON Schema shown to the model. */
+  /** The JSON Schema shown to the model: a deep-frozen snapshot, what `validate` compiles. */
   readonly jsonSchema: JsonSchema;
   readonly validate: Validator;
 }
@@ -28,11 +39,11 @@ const require = createRequire(import.meta.url);
 /**
  * A shared Ajv: 2020-12 by default, draft-07 accepted through its meta-schema. `allErrors` so a
  * model learns every mistake in one round; `strict: false` so vendor keywords in published schemas
- * do not break registration (an invalid schema still throws).
+ * do not break a tool.
  *
  * Ajv and ajv-formats are required here, on the first compilation, not when core is imported: they
- * are most of core's import time, and a program that registers no JSON Schema never needs them.
- * They are CommonJS, so `require` keeps registration synchronous (INVALID_SCHEMA still throws there).
+ * are most of core's import time, and a program that calls no JSON Schema tool never needs them.
+ * They are CommonJS, so `require` keeps the first validation synchronous.
  */
 function createAjv(): Ajv2020 {
   const { Ajv2020: Ajv } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
@@ -83,25 +94,45 @@ export function isStandardJsonSchema(schema: unknown): schema is StandardJsonSch
 }
 
 /**
- * Compiles a JSON Schema or a Standard Schema once. Throws `HarnessError('INVALID_SCHEMA')`
- * naming `owner` when the schema is not valid, or (with `requireObject`) does not describe an object.
+ * Checks a JSON Schema's shape (see `checkSchemaShape`) or a Standard Schema's JSON Schema, and
+ * returns its validator. Throws `HarnessError('INVALID_SCHEMA')` naming `owner` when the schema is
+ * not a schema, its shape is wrong, or (with `requireObject`) it does not describe an object.
+ *
+ * A JSON Schema is compiled with Ajv on the first `validate`, not here: compiling costs 5 to 8 ms
+ * a schema, and a server that lists 3,000 tools would hold the event loop for seconds while most
+ * of its tools are never called. A schema Ajv refuses then (a `$ref` that resolves nowhere) makes
+ * every validation fail with `schemaError`, found once and kept; it never throws.
  */
 export function compileSchema(schema: unknown, owner: string, options: { requireObject: boolean }): CompiledSchema {
   if (isStandardJsonSchema(schema)) return compileStandardSchema(schema, owner, options);
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
     throw new HarnessError('INVALID_SCHEMA', `${owner}: expected a JSON Schema object or a Standard Schema, got ${describe(schema)}.`);
   }
-  const jsonSchema = schema as JsonSchema;
-  if (options.requireObject) assertObjectSchema(jsonSchema, owner);
-  let validateFn: ValidateFunction;
-  try {
-    validateFn = compileWithAjv(jsonSchema);
-  } catch (error) {
-    throw new HarnessError('INVALID_SCHEMA', `${owner}: invalid JSON Schema: ${(error as Error).message}`, { cause: error });
-  }
-  const validate: Validator = (value) =>
-    validateFn(value) ? { ok: true, value } : { ok: false, issues: formatAjvErrors(validateFn.errors ?? []) };
-  return { jsonSchema, validate };
+  if (options.requireObject) assertObjectSchema(schema as JsonSchema, owner);
+  const problem = checkSchemaShape(schema);
+  if (problem !== undefined) throw new HarnessError('INVALID_SCHEMA', `${owner}: invalid JSON Schema: ${problem}.`);
+  // Compiled later, so compiled from a snapshot: what the model is shown is what is enforced.
+  const jsonSchema = snapshotValue(schema as JsonSchema);
+  return { jsonSchema, validate: lazyAjvValidator(jsonSchema, owner) };
+}
+
+/** A validator that compiles `schema` on its first call and keeps the function, or the compile error. */
+function lazyAjvValidator(schema: JsonSchema, owner: string): Validator {
+  let validateFn: ValidateFunction | undefined;
+  let refused: Validation | undefined;
+  return (value) => {
+    if (validateFn === undefined) {
+      if (refused !== undefined) return refused;
+      try {
+        validateFn = compileWithAjv(schema);
+      } catch (error) {
+        const message = `${owner}: invalid JSON Schema: ${(error as Error).message}`;
+        refused = Object.freeze({ ok: false, issues: Object.freeze([message]), schemaError: message });
+        return refused;
+      }
+    }
+    return validateFn(value) ? { ok: true, value } : { ok: false, issues: formatAjvErrors(validateFn.errors ?? []) };
+  };
 }
 
 function compileStandardSchema(schema: StandardJsonSchema, owner: string, options: { requireObject: boolean }): CompiledSchema {
@@ -112,6 +143,7 @@ function compileStandardSchema(schema: StandardJsonSchema, owner: string, option
     throw new HarnessError('INVALID_SCHEMA', `${owner}: the Standard Schema cannot give a JSON Schema: ${(error as Error).message}`, { cause: error });
   }
   if (options.requireObject) assertObjectSchema(jsonSchema, owner);
+  jsonSchema = snapshotValue(jsonSchema);
   const standardValidate = schema['~standard'].validate;
   const toValidation = (result: StandardSchemaV1.Result<unknown>): Validation =>
     result.issues ? { ok: false, issues: result.issues.map(formatStandardIssue) } : { ok: true, value: result.value };

@@ -92,7 +92,7 @@ describe('ToolRegistry', () => {
     expect(validate({ to: 'not an address' })).toMatchObject({ ok: false });
   });
 
-  it('compiles each schema once, at registration, never per call; an equal schema is not compiled again', () => {
+  it('compiles a schema on its first validation, not at registration, and then reuses it; an equal schema is not compiled again', () => {
     const compile = vi.spyOn(Ajv2020.prototype, 'compile');
     // Content no earlier test compiled: validators are cached by the schema's text.
     const unique = randomUUID();
@@ -102,16 +102,61 @@ describe('ToolRegistry', () => {
     });
     const registry = new ToolRegistry();
     const dispose = registry.register(tool(schemas()));
-    expect(compile).toHaveBeenCalledTimes(2);
+    expect(compile).toHaveBeenCalledTimes(0);
     const validate = registry.get('read_note')!.arguments.validate;
+    expect(validate({ title: 'first' })).toMatchObject({ ok: true });
+    expect(compile).toHaveBeenCalledTimes(1);
     for (let i = 0; i < 100; i += 1) validate({ title: `n${i}` });
+    expect(compile).toHaveBeenCalledTimes(1);
+    registry.get('read_note')!.outputSchema!.validate('x');
     expect(compile).toHaveBeenCalledTimes(2);
     // A plugin reloaded with fresh but equal schema objects reuses the compiled validators.
     dispose();
     registry.register(tool(schemas()));
-    expect(compile).toHaveBeenCalledTimes(2);
     expect(registry.get('read_note')!.arguments.validate({ title: 1 })).toMatchObject({ ok: false });
+    expect(compile).toHaveBeenCalledTimes(2);
     compile.mockRestore();
+  });
+
+  it('registers 3,000 tools without compiling one (the event loop bound is measured in @weir/mcp, through a real refresh)', () => {
+    const compile = vi.spyOn(Ajv2020.prototype, 'compile');
+    const registry = new ToolRegistry();
+    for (let i = 0; i < 3_000; i += 1) {
+      registry.register(tool({ name: `t${i}`, parameters: { type: 'object', properties: { [`q${i}`]: { type: 'string', pattern: `^${i}` } }, required: [`q${i}`] } }));
+    }
+    expect(registry.size).toBe(3_000);
+    expect(compile).toHaveBeenCalledTimes(0);
+    compile.mockRestore();
+  });
+
+  it('a schema Ajv refuses registers, and every validation reports it as the schema\'s fault, compiled once, never thrown', () => {
+    const compile = vi.spyOn(Ajv2020.prototype, 'compile');
+    const registry = new ToolRegistry();
+    registry.register(tool({ parameters: { type: 'object', properties: { note: { $ref: `#/$defs/missing${randomUUID()}` } } } }));
+    const validate = registry.get('read_note')!.arguments.validate;
+    const first = validate({ note: 'x' });
+    expect(first).toMatchObject({ ok: false, schemaError: expect.stringMatching(/^tool "read_note" parameters: invalid JSON Schema: can't resolve reference/) });
+    expect(validate({ note: 'y' })).toBe(first);
+    expect(compile).toHaveBeenCalledTimes(1);
+    compile.mockRestore();
+  });
+
+  it.each([
+    ['required that is not a list', { type: 'object', required: 'title' }, '/required: must be a list of property names'],
+    ['a pattern that is not a regular expression', { type: 'object', properties: { a: { type: 'string', pattern: '(' } } }, '/properties/a/pattern: Invalid regular expression'],
+    ['a property that is not a schema', { type: 'object', properties: { a: 'string' } }, '/properties/a: a schema must be an object or a boolean, got string'],
+    ['an empty anyOf', { type: 'object', properties: { a: { anyOf: [] } } }, '/properties/a/anyOf: must be a non-empty list of schemas'],
+    ['a type deep in items', { type: 'object', properties: { a: { type: 'array', items: { type: 'text' } } } }, '/properties/a/items/type: "text" is not a JSON Schema type'],
+  ])('the shape check at registration still refuses %s (INVALID_SCHEMA, with the pointer)', (_, parameters, message) => {
+    let caught: unknown;
+    try {
+      new ToolRegistry().register(tool({ parameters }));
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(HarnessError);
+    expect((caught as HarnessError).code).toBe('INVALID_SCHEMA');
+    expect((caught as HarnessError).message).toContain(message);
   });
 
   it('takes a changed schema that keeps its $id (a tool edited between reloads)', () => {

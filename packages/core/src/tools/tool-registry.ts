@@ -1,7 +1,6 @@
 import { createDisposer, type Disposer } from '../disposer.js';
 import type { FileAction, ToolDefinition, ToolFiles, ToolPathArgument, ToolRetryPolicy, ToolTier } from './define-tool.js';
 import { HarnessError } from '../harness-error.js';
-import { snapshotValue } from '../pipeline/snapshot-value.js';
 import { compileSchema, type CompiledSchema, type JsonSchema } from './schema-validator.js';
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -40,7 +39,7 @@ export interface RegisteredToolFiles {
   readonly paths: readonly ToolPathArgument[];
 }
 
-/** The execution view: the definition plus what registration compiled, once. */
+/** The execution view: the definition plus what registration checked (schemas compile on their first use). */
 export interface RegisteredTool extends Omit<ToolDefinition, 'files'> {
   readonly tier: ToolTier;
   /** What the tool declares about files, normalised; `undefined` when it declares nothing. */
@@ -58,7 +57,8 @@ export interface RegisteredTool extends Omit<ToolDefinition, 'files'> {
 
 /**
  * Keeps the tools: one map with two views. `register` is an effect and returns its undo.
- * Programmer mistakes throw `HarnessError` at registration, never at call time.
+ * Programmer mistakes throw `HarnessError` at registration, never at call time; the one exception,
+ * a schema whose shape is right but which Ajv refuses, becomes the calls' error result.
  */
 export class ToolRegistry {
   readonly #tools = new Map<string, RegisteredTool>();
@@ -67,7 +67,9 @@ export class ToolRegistry {
   #schemas: readonly ToolSchema[] | undefined;
 
   /**
-   * Compiles and adds `tool`. Throws `INVALID_TOOL`, `INVALID_TOOL_NAME`, `INVALID_SCHEMA` or
+   * Checks and adds `tool`. Its schemas are checked for their shape here and compiled on the tool's
+   * first call (a schema Ajv refuses then fails that call, `INVALID_SCHEMA`, never the registry).
+   * Throws `INVALID_TOOL`, `INVALID_TOOL_NAME`, `INVALID_SCHEMA` or
    * `DUPLICATE_TOOL` (naming who holds the name and who asked, when known). `plugin` says who
    * registers it (a plugin's `ctx.tools` passes `plugin "<name>"`). The returned disposer removes
    * exactly this registration.
@@ -156,8 +158,8 @@ function compileTool(tool: ToolDefinition, source: ToolSource): RegisteredTool {
     tier: tool.tier ?? 'dangerous',
     files,
     source,
-    // A deep-frozen snapshot: editing the model view (or the author's object) cannot desync it from validation.
-    jsonSchema: snapshotValue(args.jsonSchema),
+    // A deep-frozen snapshot (compileSchema's): editing the author's object cannot desync the model view from validation.
+    jsonSchema: args.jsonSchema,
     arguments: args,
     outputSchema,
     retryPolicy,

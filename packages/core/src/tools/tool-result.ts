@@ -10,6 +10,8 @@ export type ToolErrorCode =
   | 'ABORTED'
   | 'EXECUTION_FAILED'
   | 'INVALID_OUTPUT'
+  /** The tool's own parameters or output schema did not compile (found at its first call): the tool is broken, not the call. */
+  | 'INVALID_SCHEMA'
   | 'HOOK_FAILED'
   /** The agent loop never runs tool calls of an answer cut off by length, a content filter or an error. */
   | 'NOT_EXECUTED';
