@@ -26,3 +26,15 @@ export type { Narrowing, ToolNarrowing } from './tool-access/narrowing.js';
 export { parseToolList, permits } from './tool-access/tool-list.js';
 export type { ToolRule } from './tool-access/tool-list.js';
 export { CLAUDE_TOOL_NAMES } from './tool-access/claude-tool-names.js';
+
+export { loadCommands } from './commands/load-commands.js';
+export type { LoadedCommands } from './commands/load-commands.js';
+export type { Command } from './commands/command.js';
+export { expandCommand, parseCommandLine } from './commands/expand-command.js';
+export type { ExpandedCommand } from './commands/expand-command.js';
+
+export { loadAgentDefinitions } from './agents/load-agent-definitions.js';
+export type { LoadedAgents } from './agents/load-agent-definitions.js';
+export type { AgentDefinition } from './agents/agent-definition.js';
+export { agentsPlugin, MAX_AGENT_DESCRIPTION_CHARS } from './agents/agents-plugin.js';
+export type { AgentsPluginOptions } from './agents/agents-plugin.js';

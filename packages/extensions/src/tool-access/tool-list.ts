@@ -66,7 +66,8 @@ function toRules(written: string): ToolRule[] {
  */
 export function permits(rules: readonly ToolRule[], toolName: string, args: Readonly<Record<string, unknown>>): boolean {
   return rules.some((rule) => {
-    if (rule.tool !== toolName) return false;
+    // `mcp__jira__*`: every tool of a server.
+    if (rule.tool.endsWith('*') ? !toolName.startsWith(rule.tool.slice(0, -1)) : rule.tool !== toolName) return false;
     if (rule.command === undefined) return true;
     const command = typeof args.command === 'string' ? args.command.trim() : undefined;
     if (command === undefined) return false;
