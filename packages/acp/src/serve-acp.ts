@@ -1,5 +1,5 @@
 import { isAbsolute } from 'node:path';
-import { agent, ndJsonStream, PROTOCOL_VERSION, RequestError, type AgentContext, type ClientCapabilities, type McpServer, type SessionUpdate, type StopReason } from '@agentclientprotocol/sdk';
+import { agent, ndJsonStream, PROTOCOL_VERSION, RequestError, type AgentContext, type McpServer, type SessionUpdate, type StopReason } from '@agentclientprotocol/sdk';
 import type { AcpHost, AcpWeirSession } from './acp-host.js';
 import { askClient } from './ask-client.js';
 import { clientMcpServers } from './client-mcp-servers.js';
@@ -49,7 +49,6 @@ interface Running {
  */
 export function serveAcp(options: ServeAcpOptions): AcpServer {
   const sessions = new Map<string, Running>();
-  let clientCapabilities: ClientCapabilities = {};
   let client: AgentContext | undefined;
   const say = options.host.say ?? (() => undefined);
 
@@ -92,8 +91,8 @@ export function serveAcp(options: ServeAcpOptions): AcpServer {
   };
 
   const app = agent({ name: options.agentInfo.name })
-    .onRequest('initialize', ({ params }) => {
-      clientCapabilities = params.clientCapabilities ?? {};
+    // The client's capabilities are not used yet: the file tools and the shell run in weir's process.
+    .onRequest('initialize', () => {
       return {
         protocolVersion: PROTOCOL_VERSION,
         agentCapabilities: {
@@ -154,7 +153,6 @@ export function serveAcp(options: ServeAcpOptions): AcpServer {
       await Promise.all(all.map((running) => running.weir.close()));
       if (all.length > 0) say(`[acp] the client disconnected: ${all.length} session${all.length === 1 ? '' : 's'} saved`);
     });
-  void clientCapabilities;
   return {
     closed,
     close: async () => {

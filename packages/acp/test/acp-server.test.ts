@@ -99,6 +99,35 @@ describe('permissions: every ask is a session/request_permission', () => {
     await finish(agent);
   });
 
+  it('"allow always" grants the rest of the session: the second edit of the file is not asked', async () => {
+    const agent = start('edit-twice');
+    agent.answer = async (request) => ({ outcome: { outcome: 'selected', optionId: request.options.find((option) => option.kind === 'allow_always')!.optionId } });
+    await initialized(agent);
+    const { sessionId } = await agent.connection.agent.request('session/new', { cwd: workspace, mcpServers: [] });
+    expect((await agent.connection.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'Edit it twice.' }] })).stopReason).toBe('end_turn');
+    expect(agent.permissions).toHaveLength(1);
+    expect(readFileSync(join(workspace, 'notes.txt'), 'utf8')).toBe('first line\nnewer line\nlast line\n');
+    await finish(agent);
+  });
+
+  it('cancelling while the editor is asked withdraws the request: the call is denied and the file unchanged', async () => {
+    const agent = start('edit-cancelled');
+    let asked!: () => void;
+    const askedOnce = new Promise<void>((resolve) => (asked = resolve));
+    agent.answer = () => {
+      asked();
+      return new Promise(() => undefined);
+    };
+    await initialized(agent);
+    const { sessionId } = await agent.connection.agent.request('session/new', { cwd: workspace, mcpServers: [] });
+    const prompt = agent.connection.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'Change the old line.' }] });
+    await askedOnce;
+    await agent.connection.agent.notify('session/cancel', { sessionId });
+    expect((await prompt).stopReason).toBe('cancelled');
+    expect(readFileSync(join(workspace, 'notes.txt'), 'utf8')).toBe(NOTES);
+    await finish(agent);
+  });
+
   it('denies a call the editor does not answer within the deadline', async () => {
     const agent = start('edit', { WEIR_ACP_PERMISSION_MS: '300' });
     agent.answer = () => new Promise(() => undefined);

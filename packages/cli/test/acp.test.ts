@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { client, ndJsonStream, PROTOCOL_VERSION, type ClientConnection, type SessionNotification } from '@agentclientprotocol/sdk';
 import { afterEach, beforeEach, expect, it } from 'vitest';
+import { writeEchoServer } from './support/echo-mcp-server.js';
 import { makeSandbox, weirCommand, type Sandbox } from './support/run-weir.js';
 
 interface Editor {
@@ -78,12 +79,15 @@ it('weir acp: initialize, a new session in the editor\'s folder, a prompt that r
   expect(await second.quit()).toBe(0);
 });
 
-it('weir acp: an untrusted project\'s config is not loaded, as in the CLI', async () => {
+it('weir acp: an untrusted project\'s config is not loaded, as in the CLI; the MCP servers the editor passes are', async () => {
   writeFileSync(join(sandbox.workspace, 'weir.config.json'), JSON.stringify({ plugins: ['weir-plugin-that-does-not-exist'] }));
+  const script = writeEchoServer(sandbox.workspace);
   const editor = startWeirAcp();
   await editor.connection.agent.request('initialize', { protocolVersion: PROTOCOL_VERSION, clientCapabilities: {} });
-  const { sessionId } = await editor.connection.agent.request('session/new', { cwd: sandbox.workspace, mcpServers: [] });
-  expect(sessionId).toMatch(/./);
+  const { sessionId } = await editor.connection.agent.request('session/new', { cwd: sandbox.workspace, mcpServers: [{ name: 'echo', command: process.execPath, args: [script], env: [] }] });
+  // The mock calls a tool only when the harness offers it, and says so when it does not.
+  await editor.connection.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'run tool echo__echo' }] });
+  expect(editor.updates.map((n) => n.update)).toContainEqual(expect.objectContaining({ sessionUpdate: 'tool_call', title: 'echo__echo', kind: 'other' }));
   expect(await editor.quit()).toBe(0);
   expect(editor.stderr()).toContain(`[config] ${join(sandbox.workspace, 'weir.config.json')} is not used: this folder is not trusted.`);
   expect(existsSync(join(sandbox.home, 'settings.json'))).toBe(false);

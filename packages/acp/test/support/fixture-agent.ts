@@ -25,6 +25,16 @@ const scripts: Record<string, readonly ScriptedStep[]> = {
     { toolCalls: [{ name: 'edit_file', arguments: { path: 'notes.txt', old_string: 'old line', new_string: 'new line' } }] },
     (request) => ({ text: `The edit said: ${lastTool(request)}` }),
   ],
+  'edit-twice': [
+    { toolCalls: [{ name: 'read_file', arguments: { path: 'notes.txt' } }] },
+    { toolCalls: [{ name: 'edit_file', arguments: { path: 'notes.txt', old_string: 'old line', new_string: 'new line' } }] },
+    { toolCalls: [{ name: 'edit_file', arguments: { path: 'notes.txt', old_string: 'new line', new_string: 'newer line' } }] },
+    (request) => ({ text: `The second edit said: ${lastTool(request)}` }),
+  ],
+  'edit-cancelled': [
+    { toolCalls: [{ name: 'read_file', arguments: { path: 'notes.txt' } }] },
+    { toolCalls: [{ name: 'edit_file', arguments: { path: 'notes.txt', old_string: 'old line', new_string: 'new line' } }] },
+  ],
   slow: [{ toolCalls: [{ name: 'slow_tool', arguments: {} }] }],
 };
 
