@@ -1,3 +1,7 @@
+// weir's ACP server as an editor meets it: a process of its own (test/support/fixture-agent.ts),
+// the SDK's client on its real stdio pipes. Each test spawns one or two processes (tsx, about 3 to
+// 8 s each on a loaded machine): the pipes, the exit on a closed input and the session files left
+// for the next process are what is tested, so they are not run in process.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,5 +1,6 @@
 // Bytes an editor should never send, written on the agent's standard input as they are: each gets
-// a JSON-RPC error answer and the server goes on serving.
+// a JSON-RPC error answer and the server goes on serving. No SDK client here: it would refuse to
+// send such lines.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -37,6 +38,13 @@ it('answers malformed JSON-RPC with errors and keeps running', async () => {
   expect(await next()).toMatchObject({ id: 5, error: { code: -32602, message: expect.stringContaining('cwd must be an absolute path') } });
   send(`{"jsonrpc":"2.0","id":6,"method":"session/prompt","params":{"sessionId":"nope","prompt":[]}}`);
   expect(await next()).toMatchObject({ id: 6, error: { message: expect.stringMatching(/nope|not found/i) } });
+  // A model call that fails is the prompt's error answer, in one line, not a crash.
+  send(`{"jsonrpc":"2.0","id":7,"method":"session/new","params":{"cwd":${JSON.stringify(dir)},"mcpServers":[]}}`);
+  const created = await next();
+  const sessionId = (created.result as { sessionId: string }).sessionId;
+  send(`{"jsonrpc":"2.0","id":8,"method":"session/prompt","params":{"sessionId":"${sessionId}","prompt":[{"type":"text","text":"hi"}]}}`);
+  const failed = await next();
+  expect(failed).toMatchObject({ id: 8, error: { code: -32603, message: expect.stringMatching(/^Internal error: Model mock:scripted failed at step 1: [^\n]*beyond the script/) } });
 
   child.stdin!.end();
   expect(await new Promise((resolve) => child.on('exit', resolve))).toBe(0);
