@@ -18,6 +18,8 @@ export interface CliFlags {
   readonly resume: string | undefined;
   readonly json: boolean;
   readonly debug: boolean;
+  /** `--no-shell`: no `run_command`, and no line saying why the shell is off. */
+  readonly noShell: boolean;
   /** weir rewind: `--turn N`, `--files`, `--conversation`, `--redo`, `--force`. */
   readonly rewind: { readonly turn: number | undefined; readonly files: boolean; readonly conversation: boolean; readonly redo: boolean; readonly force: boolean };
 }
@@ -42,6 +44,7 @@ Flags:
   -c, --continue        go on with the last session
   --resume <id>         go on with the session <id>
   --json                weir run: one JSON event per line on standard output
+  --no-shell            no run_command (the shell tool runs commands in a bubblewrap sandbox where that works)
   --turn <n>            weir rewind: the turn to go back to (0: before the first)
   --files, --conversation  weir rewind: only the files, or only the conversation (default: both)
   --redo                weir rewind: undo the last rewind
@@ -58,6 +61,7 @@ const OPTIONS = {
   resume: { type: 'string' },
   json: { type: 'boolean' },
   debug: { type: 'boolean' },
+  'no-shell': { type: 'boolean' },
   turn: { type: 'string' },
   files: { type: 'boolean' },
   conversation: { type: 'boolean' },
@@ -136,6 +140,7 @@ export function parseCliFlags(args: readonly string[]): CliFlags {
     resume: values.resume,
     json: values.json === true,
     debug: values.debug === true,
+    noShell: values['no-shell'] === true,
     rewind: { turn, files: values.files === true, conversation: values.conversation === true, redo: values.redo === true, force: values.force === true },
   };
 }

@@ -3,7 +3,9 @@ import type { Approver, SafetyMode, SafetyPlugin, SafetySettings } from '@weir/s
 import type { CommandHooks, HookRunRecord } from '@weir/hooks';
 import { ConfigError } from './config-error.js';
 import { freshImportPlugin } from './fresh-import.js';
+import { loadShell, type ShellState } from './load-shell.js';
 import { oneLineError } from './one-line-error.js';
+import { shellHiddenPaths } from './shell-hidden-paths.js';
 import type { WeirConfig } from './weir-config.js';
 
 /** What the harness is built from. */
@@ -17,6 +19,8 @@ export interface ComposeOptions {
   readonly mode: SafetyMode | undefined;
   readonly approver: Approver;
   readonly logger: Logger;
+  /** `--no-shell` or `"shell": false`: no `run_command`. */
+  readonly noShell?: boolean;
   /** Status lines (a hook's `systemMessage`, a hook that failed). */
   readonly say?: (line: string) => void;
   /** The session hooks are told about (`session_id`, `transcript_path`), once it is open. */
@@ -40,6 +44,8 @@ export interface ComposedHarness {
   readonly policy: SafetyPlugin;
   /** The command hooks of the settings layers (`/hooks` lists them; the turns run between their events). */
   readonly hooks: CommandHooks;
+  /** Whether `run_command` is offered (and if not, why). */
+  readonly shell: ShellState;
   /** What the config loaded, in load order. */
   loaded(): readonly LoadedEntry[];
   /**
@@ -53,7 +59,8 @@ export interface ComposedHarness {
 
 /**
  * Builds the harness every weir session runs on, from weir's public packages only: the file tools
- * of `@weir/tools-fs` (writes included) confined to the workspace, `@weir/safety` with the settings
+ * of `@weir/tools-fs` (writes included) confined to the workspace, the shell tool of
+ * `@weir/tools-shell` where its sandbox works (load-shell.ts), `@weir/safety` with the settings
  * layers and the given approver, then each plugin package and MCP server of the config, in order.
  * A plugin or server that fails to load fails the whole composition with a `ConfigError` naming the
  * file and the entry; what was loaded is unloaded again.
@@ -72,6 +79,7 @@ export async function composeHarness(options: ComposeOptions): Promise<ComposedH
   const harness = createHarness({ logger: options.logger, ...(longest > 25_000 ? { hookTimeoutMs: longest + 5_000 } : {}) });
   try {
     await harness.use(fsTools({ root: options.workspace, write: true }));
+    const shell = await loadShell(harness, { workspace: options.workspace, hidden: shellHiddenPaths(options.settings), off: options.noShell === true, say: options.say });
     // The person is told an approval waits (Notification hooks), then asked.
     const approver: Approver = (request) => {
       void hooks.events.notification(`weir needs your approval for ${request.toolName}`, 'permission_prompt').catch(() => undefined);
@@ -137,6 +145,7 @@ export async function composeHarness(options: ComposeOptions): Promise<ComposedH
       harness,
       policy,
       hooks,
+      shell,
       loaded: () => entries.map(({ entry }) => entry),
       reload: async (config, say) => {
         await unloadAll(say);

@@ -71,6 +71,7 @@ export async function runInteractive(flags: CliFlags, env: NodeJS.ProcessEnv): P
     logger: cliLogger(say, flags.debug),
     session: { continue: flags.continue, resume: flags.resume },
     env,
+    noShell: flags.noShell,
     say,
   }));
   // A failure to start is reported when the first line needs the harness (or at exit).

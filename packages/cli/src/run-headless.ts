@@ -40,6 +40,7 @@ export async function runHeadless(flags: CliFlags, env: NodeJS.ProcessEnv): Prom
     logger: cliLogger(status, flags.debug),
     session: { continue: flags.continue, resume: flags.resume, title: prompt },
     env,
+    noShell: flags.noShell,
     say: status,
   });
   const stop = new AbortController();

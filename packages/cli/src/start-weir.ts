@@ -23,6 +23,8 @@ export interface StartOptions {
   readonly logger: Logger;
   readonly session: SessionChoice;
   readonly env: NodeJS.ProcessEnv;
+  /** `--no-shell`: no `run_command` (the config's `"shell": false` does the same). */
+  readonly noShell?: boolean;
   /** Status lines. */
   readonly say: (line: string) => void;
   /**
@@ -116,6 +118,7 @@ export async function startWeir(options: StartOptions): Promise<StartedWeir> {
     mode: options.mode as SafetyMode | undefined,
     approver: options.approver,
     logger: options.logger,
+    noShell: options.noShell === true || config?.shell === false,
     say: options.say,
     session: () => (opened === undefined ? undefined : { id: opened.id }),
   });

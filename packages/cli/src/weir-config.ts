@@ -21,9 +21,11 @@ export interface WeirConfig {
   readonly servers: readonly McpServerOptions[];
   /** `"compat": { "claude": true }`: read Claude Code's project files too (hooks now, issue 33's files next). */
   readonly compat: { readonly claude: boolean };
+  /** `"shell": false`: no `run_command` (the shell tool is loaded by default where its sandbox works). */
+  readonly shell: boolean;
 }
 
-const TOP_KEYS = new Set(['$schema', 'plugins', 'mcpServers', 'compat']);
+const TOP_KEYS = new Set(['$schema', 'plugins', 'mcpServers', 'compat', 'shell']);
 const PLUGIN_KEYS = new Set(['package', 'options']);
 // An npm package name (scoped or not), as the registry accepts it.
 const PACKAGE_NAME = /^(?:@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*$/;
@@ -96,7 +98,9 @@ export async function parseWeirConfig(parsed: unknown, file: string): Promise<We
     if (key !== 'claude') throw bad(`"compat.${key}"`, 'is not a key weir knows (expected claude)');
     if (typeof value !== 'boolean') throw bad('"compat.claude"', 'must be true or false');
   }
-  return { file, dir: dirname(file), plugins, servers, compat: { claude: (compat as { claude?: boolean }).claude === true } };
+  const shell = record.shell ?? true;
+  if (typeof shell !== 'boolean') throw bad('"shell"', 'must be true or false (false: no run_command)');
+  return { file, dir: dirname(file), plugins, servers, compat: { claude: (compat as { claude?: boolean }).claude === true }, shell };
 }
 
 /** The project's config file in a workspace. */

@@ -7,6 +7,13 @@ const MARK = 'weir-sandbox-ok';
 export class SandboxUnavailableError extends Error {
   override readonly name = 'SandboxUnavailableError';
   readonly code = 'SANDBOX_UNAVAILABLE';
+  /** Why alone, with its fix (no advice about `unsafeNoSandbox`): for a caller that words its own line. */
+  readonly reason: string;
+
+  constructor(message: string, reason = message) {
+    super(message);
+    this.reason = reason;
+  }
 }
 
 /**
@@ -33,7 +40,7 @@ export async function probeSandbox(runner: CommandRunner, root: string, userNote
 
 /** The error `shellTools` refuses to load with, saying why and the way out. */
 export function unavailable(why: string): SandboxUnavailableError {
-  return new SandboxUnavailableError(`the shell sandbox is not available: ${why}. run_command is not offered. To run commands with no sandbox at all (only where the machine itself is the boundary), pass unsafeNoSandbox: true`);
+  return new SandboxUnavailableError(`the shell sandbox is not available: ${why}. run_command is not offered. To run commands with no sandbox at all (only where the machine itself is the boundary), pass unsafeNoSandbox: true`, why);
 }
 
 function quote(text: string): string {

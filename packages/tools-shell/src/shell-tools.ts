@@ -1,6 +1,7 @@
 import { realpath, stat } from 'node:fs/promises';
 import { definePlugin, type Plugin } from '@weir/core';
 import { CommandRunner } from './command-runner.js';
+import { locateBubblewrap } from './locate-bubblewrap.js';
 import { probeSandbox, SandboxUnavailableError, unavailable } from './probe-sandbox.js';
 import { describeWorkspaceBlock, workspaceBlock } from './workspace-reach.js';
 import { runCommandTool } from './run-command-tool.js';
@@ -11,7 +12,8 @@ import { resolveShellOptions, type ShellToolsOptions } from './shell-options.js'
  * The shell tool as a plugin named `tools-shell`: `run_command` (tier `dangerous`), each command
  * under bubblewrap as an unprivileged user with rlimits. Throws `TypeError` on invalid options.
  * Setup (and so `harness.use`) fails when the root is not a directory, or, unless
- * `unsafeNoSandbox` is set, when a probe command cannot run in the sandbox
+ * `unsafeNoSandbox` is set, when bubblewrap is not found (`bwrapPath`, or `bwrap` on the
+ * harness's `PATH`) or a probe command cannot run in the sandbox
  * (`SandboxUnavailableError`, code `SANDBOX_UNAVAILABLE`, as the cause). Unloading kills every
  * command still running and waits until it is gone.
  */
@@ -26,9 +28,11 @@ export function shellTools(options: ShellToolsOptions): Plugin {
       try {
         user = resolved.unsafeNoSandbox ? undefined : sandboxUser(root, resolved.user);
       } catch (error) {
-        throw new SandboxUnavailableError(`the shell sandbox is not available: ${(error as Error).message}.`);
+        throw new SandboxUnavailableError(`the shell sandbox is not available: ${(error as Error).message}.`, (error as Error).message);
       }
-      const runner = await CommandRunner.create(resolved, root, user);
+      // Found on the harness's PATH first: a missing binary is named as such, not as a launcher failure.
+      const bwrapPath = resolved.unsafeNoSandbox ? resolved.bwrapPath : locateBubblewrap(resolved.bwrapPath, process.env.PATH);
+      const runner = await CommandRunner.create({ ...resolved, bwrapPath }, root, user);
       ctx.onDispose(() => runner.close());
       if (resolved.unsafeNoSandbox) {
         ctx.logger.warn({ root }, 'tools-shell: unsafeNoSandbox is set: run_command runs commands WITHOUT any sandbox, as this process\'s user, with its network and files');

@@ -34,6 +34,21 @@ describe('without a working sandbox the plugin refuses to load', { timeout: 60_0
     expect(error.message).toContain('unsafeNoSandbox: true');
   });
 
+  it('when bwrap is not on PATH: the reason says bubblewrap is not installed and how to install it', async () => {
+    const root = await makeWorkspace();
+    cleanup.push(root);
+    const saved = process.env.PATH;
+    process.env.PATH = '/nonexistent-bin';
+    let error;
+    try {
+      error = await loadError({ root });
+    } finally {
+      process.env.PATH = saved;
+    }
+    expect(error.cause?.code).toBe('SANDBOX_UNAVAILABLE');
+    expect((error.cause as { reason?: string } | undefined)?.reason).toBe('bubblewrap is not installed (no bwrap on PATH); install it (Debian, Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap)');
+  });
+
   it('when bubblewrap cannot build a sandbox (user namespaces refused)', async () => {
     const root = await makeWorkspace();
     const bin = await mkdtemp(join(tmpdir(), 'weir-fake-bwrap-'));
