@@ -13,10 +13,11 @@ import { pipelineBench } from './pipeline-bench.js';
 import { scaleOutBench } from './scale-out/scale-out-bench.js';
 import { searchBench } from './search-bench.js';
 import { shellBench } from './shell-bench.js';
+import { shellNetworkBench } from './shell-network-bench.js';
 
 // `pnpm bench -- --quick`: every part shortened, rough figures, to check the benchmarks run.
 const quick = process.argv.includes('--quick');
-// `pnpm bench -- --only=scale-out`, `--only=mcp`, `--only=cli`, `--only=search`, `--only=checkpoints`, `--only=otel`, `--only=ai-sdk`, `--only=providers` or `--only=hooks`: one section alone.
+// `pnpm bench -- --only=scale-out`, `--only=mcp`, `--only=cli`, `--only=search`, `--only=checkpoints`, `--only=otel`, `--only=ai-sdk`, `--only=providers`, `--only=shell-network` or `--only=hooks`: one section alone.
 const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
 if (only === 'scale-out') {
   console.log(`weir benchmarks (scale-out only) - Node ${process.version}, ${process.platform}/${process.arch}`);
@@ -79,6 +80,12 @@ if (only === 'checkpoints') {
   process.exit(0);
 }
 
+if (only === 'shell-network') {
+  console.log(`weir benchmarks (shell-network only) - Node ${process.version}, ${process.platform}/${process.arch}`);
+  await shellNetworkBench({ quick });
+  process.exit(0);
+}
+
 if (only === 'search') {
   console.log(`weir benchmarks (search only) - Node ${process.version}, ${process.platform}/${process.arch}`);
   await searchBench({ quick });
@@ -97,6 +104,7 @@ await otelBench();
 await aiSdkToolsBench({ quick });
 const agentStep = await agentStepBench();
 await shellBench({ quick });
+await shellNetworkBench({ quick });
 await hooksBench({ quick });
 await checkpointsBench({ quick });
 

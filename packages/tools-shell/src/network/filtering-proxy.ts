@@ -73,7 +73,7 @@ export class FilteringProxy {
     if (target === undefined) return refuseRaw(client, 400, `weir sandbox: CONNECT needs host:port, got ${JSON.stringify(req.url)}`);
     const decision = await this.#decide(target.host, target.port);
     if (!decision.allowed) return refuseRaw(client, 403, refusalText(decision));
-    const upstream = connect({ host: decision.address, port: decision.port });
+    const upstream = connect({ host: decision.address, port: decision.port, noDelay: true });
     this.#track(upstream);
     upstream.once('connect', () => {
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n');

@@ -9,6 +9,7 @@
 export const FORWARDER_SCRIPT = `import { connect, createServer } from 'node:net';
 const [socketPath, port] = process.argv.slice(2);
 const server = createServer({ allowHalfOpen: true }, (client) => {
+  client.setNoDelay(true);
   const upstream = connect({ path: socketPath, allowHalfOpen: true });
   const cut = () => { client.destroy(); upstream.destroy(); };
   client.on('error', cut);
