@@ -11,6 +11,7 @@ import { hiddenMounts } from './workspace-mounts.js';
 import { FilteringProxy } from './network/filtering-proxy.js';
 import { FORWARDER_SCRIPT } from './network/forwarder-script.js';
 import type { NetworkDecision } from './network/network-decision.js';
+import { withCallHosts } from './network/network-allow.js';
 import { NetworkLog, type NetworkReport } from './network/network-log.js';
 import type { SandboxNetwork } from './sandbox-command.js';
 
@@ -24,6 +25,8 @@ export interface CommandRequest {
   readonly onOutput?: (text: string) => void;
   /** Gets each connection the filtering proxy allowed or refused, as it decides (only with `network: { allow }`). */
   readonly onNetwork?: (decision: NetworkDecision) => void;
+  /** Exact host names this call may reach beside the plugin's allow-list (`network.perCallHosts`). */
+  readonly extraHosts?: readonly string[];
 }
 
 /** How a command ended, with the hosts its filtered network allowed and refused (`network` only with `network: { allow }`). */
@@ -89,7 +92,7 @@ export class CommandRunner {
     const directory = await this.#networkDirectory();
     let proxy: FilteringProxy | undefined;
     try {
-      proxy = await FilteringProxy.listen(join(directory, 'proxy.sock'), this.#options.networkAllow, (decision) => {
+      proxy = await FilteringProxy.listen(join(directory, 'proxy.sock'), withCallHosts(this.#options.networkAllow, request.extraHosts ?? []), (decision) => {
         log.add(decision);
         request.onNetwork?.(decision);
       });

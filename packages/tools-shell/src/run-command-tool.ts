@@ -1,4 +1,5 @@
-import { defineTool, type ToolExecution } from '@weir/core';
+import { defineTool, ToolCallError, type ToolExecution } from '@weir/core';
+import { normaliseHost } from './network/host-pattern.js';
 import type { CommandRunner } from './command-runner.js';
 import { KILL_GRACE_MS, type KillReason } from './run-process.js';
 import { resolveWorkingDirectory } from './workspace-mounts.js';
@@ -34,6 +35,8 @@ export interface RunCommandDeps {
   readonly timeoutMs: number;
   /** The allow-list's entries, named in the description; `undefined` when the network is not filtered. */
   readonly networkAllow?: readonly string[];
+  /** The call may name more hosts (`network.perCallHosts`): adds the `network` parameter. */
+  readonly perCallHosts?: boolean;
   /** Reports each network decision of a call (span events); the log line is written here. */
   readonly onNetwork?: (decision: NetworkDecision, exec: ToolExecution) => void;
 }
@@ -55,6 +58,9 @@ export function runCommandTool(deps: RunCommandDeps) {
         command: { type: 'string', minLength: 1, description: 'The bash command line.' },
         cwd: { type: 'string', description: 'Working directory relative to the workspace root (default: the root).' },
         timeoutMs: { type: 'integer', minimum: 1, description: `Deadline in milliseconds, at most ${deps.timeoutMs}.` },
+        ...(deps.perCallHosts === true
+          ? { network: { type: 'array', items: { type: 'string', minLength: 1 }, maxItems: 32, description: 'Exact host names this command needs beyond the allowed ones (asked for or allowed per host by the safety rules).' } }
+          : {}),
       },
       required: ['command'],
       additionalProperties: false,
@@ -69,6 +75,7 @@ export function runCommandTool(deps: RunCommandDeps) {
         command: args.command,
         cwd,
         timeoutMs: Math.min(args.timeoutMs ?? deps.timeoutMs, deps.timeoutMs),
+        extraHosts: callHosts(args),
         signal: exec.signal,
         onOutput: typeof progress === 'function' ? (text) => progress({ message: text }) : undefined,
         onNetwork: (decision) => {
@@ -91,6 +98,16 @@ export function runCommandTool(deps: RunCommandDeps) {
       };
     },
   });
+}
+
+/** The `network` argument, when the schema has it (`perCallHosts`); a host that is not a name fails the call. */
+function callHosts(args: object): readonly string[] {
+  const hosts = (args as { network?: unknown }).network;
+  if (!Array.isArray(hosts)) return [];
+  for (const host of hosts as string[]) {
+    if (host.startsWith('*') || normaliseHost(host) === undefined) throw new ToolCallError('INVALID_ARGUMENTS', `network: ${JSON.stringify(host)} is not an exact host name.`);
+  }
+  return hosts as string[];
 }
 
 /** What the model reads: the output, then one status line. */

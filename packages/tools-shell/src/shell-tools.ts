@@ -47,7 +47,7 @@ export function shellTools(options: ShellToolsOptions): Plugin {
           throw unavailable(describeWorkspaceBlock(root, user, blocked));
         }
       }
-      ctx.tools.register(runCommandTool({ runner, root, timeoutMs: resolved.timeoutMs, networkAllow: resolved.networkAllow?.entries }));
+      ctx.tools.register(runCommandTool({ runner, root, timeoutMs: resolved.timeoutMs, networkAllow: resolved.networkAllow?.entries, perCallHosts: resolved.networkAllow?.perCallHosts }));
       ctx.logger.debug({ root, sandboxed: runner.sandboxed, uid: user?.uid }, 'tools-shell: ready');
     },
   });

@@ -45,12 +45,13 @@ describe('the filtered network (network.allow)', { timeout: 60_000 }, () => {
     internal = await countingServer('internal', '127.0.0.2');
     resolver = await countingResolver();
     undici = undiciDirectory();
-    const table: Record<string, string[]> = { 'allowed.test': ['127.0.0.1'], 'a.wild.test': ['127.0.0.1'], 'denied.test': ['127.0.0.1'], 'internal.test': ['127.0.0.2'] };
+    const table: Record<string, string[]> = { 'allowed.test': ['127.0.0.1'], 'a.wild.test': ['127.0.0.1'], 'denied.test': ['127.0.0.1'], 'internal.test': ['127.0.0.2'], 'extra.test': ['127.0.0.1'] };
     shell = await shellFixture({
       network: {
         allow: ['allowed.test', '*.wild.test', 'internal.test'],
         ports: [allowed.port, internal.port],
         allowAddresses: ['127.0.0.1'],
+        perCallHosts: true,
         lookup: async (host) => {
           lookups.push(host);
           const found = table[host];
@@ -98,6 +99,17 @@ describe('the filtered network (network.allow)', { timeout: 60_000 }, () => {
     const result = await shell.value(`git clone -q ${base()}/repo.git cloned && cat cloned/README && rm -rf cloned`);
     expect(result.output).toBe('served over dumb http\n');
     expect(result.exitCode).toBe(0);
+  });
+
+  it('lets one call reach the exact hosts it names in its network argument, and no other call', async () => {
+    const url = `http://extra.test:${allowed.port}/hello`;
+    const named = await shell.value(`curl -sS ${url}`, { network: ['Extra.Test'] });
+    expect(named.output).toBe('hello from allowed\n');
+    const unnamed = await shell.value(`curl -sS ${url}`);
+    expect(unnamed.network?.refused).toEqual([{ host: 'extra.test', port: allowed.port, reason: 'not in network.allow' }]);
+    const wildcard = await shell.run(`curl -sS ${url}`, { network: ['*.test'] });
+    expect(wildcard.ok).toBe(false);
+    if (!wildcard.ok) expect(wildcard.error.code).toBe('INVALID_ARGUMENTS');
   });
 
   it('refuses a name not in the list, with the proxy answer naming it in the output and in the result', async () => {

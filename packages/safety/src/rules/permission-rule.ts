@@ -27,6 +27,8 @@ export interface RuleMatcher {
   readonly path?: Patterns;
   /** Shell command patterns (`'git status'`, `'rm *'`), matched on the parsed `command` argument (command-rule-key.ts). */
   readonly command?: Patterns;
+  /** Hosts a shell call names in its `network` argument (`registry.npmjs.org`, `*.pypi.org`, `*`), judged per host (network-rule-key.ts). */
+  readonly network?: Patterns;
 }
 
 /** What a rule's effect names: tools (a name, a glob, or an array of them), or a matcher. */

@@ -1,5 +1,6 @@
 import type { GuardDecision } from '@weir/core';
 import { commandRuleKey } from '../commands/command-rule-key.js';
+import { networkRuleKey } from '../commands/network-rule-key.js';
 import type { RuleSubject } from './rule-subject.js';
 
 /**
@@ -25,7 +26,10 @@ export interface RuleKey {
  * file of its own (one import and one entry), when it exists; until then a rule using `command`
  * is refused with a message saying so, rather than silently matching every call.
  */
-const EXTENSION_KEYS: ReadonlyMap<string, RuleKey> = new Map<string, RuleKey>([[commandRuleKey.name, commandRuleKey]]);
+const EXTENSION_KEYS: ReadonlyMap<string, RuleKey> = new Map<string, RuleKey>([
+  [commandRuleKey.name, commandRuleKey],
+  [networkRuleKey.name, networkRuleKey],
+]);
 
 /** Keys that are reserved for an extension that is not there yet, with why. */
 const RESERVED_KEYS: ReadonlyMap<string, string> = new Map([['command', 'shell command rules come with the shell tool and are not available yet']]);

@@ -29,7 +29,11 @@ export function testTools(ran: BodyLog): Plugin {
     tier: 'dangerous',
     parameters: {
       type: 'object',
-      properties: { command: { type: 'string', description: 'a command' }, path: { type: 'string', description: 'working directory' } },
+      properties: {
+        command: { type: 'string', description: 'a command' },
+        path: { type: 'string', description: 'working directory' },
+        network: { type: 'array', items: { type: 'string' }, description: 'hosts the command asks to reach, as tools-shell takes them with perCallHosts' },
+      },
       required: ['command'],
       additionalProperties: false,
     },

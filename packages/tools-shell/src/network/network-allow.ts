@@ -21,6 +21,12 @@ export interface NetworkAllowOptions {
    * address). Meant for tests and for resolvers of your own; the sandbox never resolves anything.
    */
   readonly lookup?: HostLookup;
+  /**
+   * Let a call name more hosts in `run_command`'s `network` argument, for that command only
+   * (exact names). Turn it on only with a policy that judges them (`@weir/safety`'s `network` rule
+   * key allows or asks per host; `run_command` is dangerous, so the mode asks otherwise). Default false.
+   */
+  readonly perCallHosts?: boolean;
 }
 
 /** `network.allow` after validation. */
@@ -31,11 +37,12 @@ export interface NetworkAllow {
   readonly ports: readonly number[];
   readonly allowAddresses: ReadonlySet<string>;
   readonly lookup: HostLookup;
+  readonly perCallHosts: boolean;
 }
 
 export const DEFAULT_NETWORK_PORTS = Object.freeze([443, 80]);
 
-const KEYS = new Set(['allow', 'ports', 'allowAddresses', 'lookup']);
+const KEYS = new Set(['allow', 'ports', 'allowAddresses', 'lookup', 'perCallHosts']);
 
 const systemLookup: HostLookup = async (hostname) => (await dnsLookup(hostname, { all: true, verbatim: true })).map((entry) => entry.address);
 
@@ -48,6 +55,7 @@ export function resolveNetworkAllow(options: NetworkAllowOptions): NetworkAllow 
   if (!Array.isArray(ports) || !ports.every((port) => Number.isInteger(port) && port > 0 && port < 65536)) throw fail('network.ports must be an array of port numbers (1-65535)');
   const addresses = options.allowAddresses ?? [];
   if (!Array.isArray(addresses) || !addresses.every((address) => typeof address === 'string' && isIP(address) !== 0)) throw fail('network.allowAddresses must be an array of IP addresses');
+  if (options.perCallHosts !== undefined && typeof options.perCallHosts !== 'boolean') throw fail('network.perCallHosts must be a boolean');
   if (options.lookup !== undefined && typeof options.lookup !== 'function') throw fail('network.lookup must be a function (hostname) => Promise<string[]>');
   return Object.freeze({
     patterns: Object.freeze(options.allow.map(parseHostPattern)),
@@ -55,7 +63,22 @@ export function resolveNetworkAllow(options: NetworkAllowOptions): NetworkAllow 
     ports: Object.freeze([...ports]),
     allowAddresses: new Set(addresses.map((address) => address.toLowerCase())),
     lookup: options.lookup ?? systemLookup,
+    perCallHosts: options.perCallHosts ?? false,
   });
+}
+
+/**
+ * The allow-list of one call: the plugin's, plus the exact names the call asked for (its `network`
+ * argument, judged by the policy before the command ran). Throws a one-line `TypeError` naming a
+ * host that is not an exact name.
+ */
+export function withCallHosts(allow: NetworkAllow, hosts: readonly string[]): NetworkAllow {
+  if (hosts.length === 0) return allow;
+  const added = hosts.map((host) => {
+    if (host.startsWith('*')) throw new TypeError(`network host ${JSON.stringify(host)}: a call names exact hosts, not *.suffix patterns.`);
+    return parseHostPattern(host);
+  });
+  return Object.freeze({ ...allow, patterns: Object.freeze([...allow.patterns, ...added]), entries: Object.freeze([...allow.entries, ...hosts]) });
 }
 
 function fail(message: string): TypeError {
