@@ -27,6 +27,7 @@ const alias = [
   { find: /^@weir\/otel$/, replacement: here('packages/otel/src/index.ts') },
   { find: /^@weir\/acp$/, replacement: here('packages/acp/src/index.ts') },
   { find: /^@weir\/ai-sdk$/, replacement: here('packages/ai-sdk/src/index.ts') },
+  { find: /^@weir\/create-plugin$/, replacement: here('packages/create-plugin/src/index.ts') },
   { find: /^weir-tool-hello$/, replacement: here('examples/tool-package-hello/src/index.ts') },
 ];
 
@@ -77,6 +78,7 @@ export default defineConfig({
       project('hooks', 'packages/hooks'),
       project('acp', 'packages/acp'),
       project('extensions', 'packages/extensions'),
+      project('create-plugin', 'packages/create-plugin'),
       // The cold-import rule (docs/design.md), checked in child processes.
       project('bench', 'bench', { include: ['test/**/*.test.ts'], typecheck: false }),
       // Each example is a package of its own; their tests sit in <example>/test/.

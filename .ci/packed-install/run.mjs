@@ -3,7 +3,8 @@
 // is picked up without editing this file), checks each tarball carries LICENSE and README.md,
 // installs the tarballs with npm in a fresh folder outside the workspace, imports every export path
 // of every package (JavaScript, then type-checked TypeScript), and runs a small JavaScript app and a
-// type-checked TypeScript app. Run with the Node version under test first on PATH:
+// type-checked TypeScript app, and the package @weir/create-plugin makes passes its own tests
+// against the tarballs (scaffolded-plugin.mjs). Run with the Node version under test first on PATH:
 //   node .ci/packed-install/run.mjs
 // Exits non-zero, with one line saying what failed, on any failure.
 import { execFileSync } from 'node:child_process';
@@ -11,6 +12,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { checkScaffoldedPlugin } from './scaffolded-plugin.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const repo = fileURLToPath(new URL('../../', import.meta.url));
@@ -139,6 +141,15 @@ try {
     } catch (error) {
       if (error instanceof Failure) throw error;
       fail('the weir binary failed', error);
+    }
+  }
+  // The scaffolder: the package it makes passes its own tests against the tarballs.
+  if (packages.some((p) => p.name === '@weir/create-plugin')) {
+    step('npm create @weir/plugin in a fresh folder, npm install with the packed @weir/core, npm test there');
+    try {
+      process.stdout.write(checkScaffoldedPlugin({ work, app, tarballs: new Map(packages.map((p) => [p.name, p.tarball])) }));
+    } catch (error) {
+      fail(`the scaffolded plugin: ${error.message}`);
     }
   }
   step(`ok: ${packages.length} packages, ${entries.length} entry points`);
