@@ -33,6 +33,7 @@ export const USAGE = `Usage:
                                    put the files and/or the conversation back as they were after turn N
   weir rewind <session> --redo     take the last rewind back
   weir acp [flags]                 an Agent Client Protocol agent on stdio, for an editor (Zed, JetBrains IDEs)
+  weir plugin add|list|remove      plugin bundles: tools, skills, hooks, commands, agents, MCP servers
   weir --version | --help
 
 Flags:

@@ -7,6 +7,7 @@ import { loadShell, type ShellState } from './load-shell.js';
 import { oneLineError } from './one-line-error.js';
 import { shellHiddenPaths } from './shell-hidden-paths.js';
 import type { WeirConfig } from './weir-config.js';
+import { sessionBundles, type SessionBundles } from './bundles/session-bundles.js';
 
 /** What the harness is built from. */
 export interface ComposeOptions {
@@ -25,6 +26,8 @@ export interface ComposeOptions {
   readonly say?: (line: string) => void;
   /** The session hooks are told about (`session_id`, `transcript_path`), once it is open. */
   readonly session?: () => { readonly id: string; readonly transcriptPath?: string } | undefined;
+  /** Load the plugin bundles `weir plugin add` recorded (the user's; the project's once trusted). */
+  readonly bundles?: { readonly env: NodeJS.ProcessEnv; readonly projectTrusted: boolean };
 }
 
 /** One plugin or MCP server the config loaded. */
@@ -48,6 +51,8 @@ export interface ComposedHarness {
   readonly shell: ShellState;
   /** What the config loaded, in load order. */
   loaded(): readonly LoadedEntry[];
+  /** The plugin bundles loaded (after the config's plugins), if asked for. */
+  readonly bundles: SessionBundles | undefined;
   /**
    * Unloads every plugin and server of the config (last first), then loads `config`'s again with
    * the code now on disk, telling `say` each step. A plugin that fails to load is reported and the
@@ -141,23 +146,31 @@ export async function composeHarness(options: ComposeOptions): Promise<ComposedH
       }
     }
 
+    const bundles = options.bundles === undefined
+      ? undefined
+      : sessionBundles(harness, { ...options.bundles, workspace: options.workspace, logger: options.logger, onHookRun: (run) => tellHookRun(run, hookLabel(run.hook), options.say) });
+    await bundles?.load(options.say ?? (() => undefined));
+
     return {
       harness,
       policy,
       hooks,
       shell,
       loaded: () => entries.map(({ entry }) => entry),
+      bundles,
       reload: async (config, say) => {
+        await bundles?.unload(say);
         await unloadAll(say);
-        if (config === undefined) return say('[reload] no config: nothing to load');
-        for (const [kind, index] of all(config)) {
+        if (config === undefined) say('[reload] no config: no plugin packages or MCP servers of its own to load');
+        for (const [kind, index] of config === undefined ? [] : all(config)) {
           try {
-            const entry = await loadOne(config, kind, index, kind === 'plugin');
+            const entry = await loadOne(config!, kind, index, kind === 'plugin');
             say(`[reload] loaded ${describe(entry)}${entry.tools.length > 0 ? `: ${entry.tools.join(', ')}` : ''}`);
           } catch (error) {
-            say(`[reload] ${kind === 'plugin' ? `plugin "${config.plugins[index]!.package}"` : `server ${config.servers[index]!.name}`} did not load: ${oneLineError(error)}`);
+            say(`[reload] ${kind === 'plugin' ? `plugin "${config!.plugins[index]!.package}"` : `server ${config!.servers[index]!.name}`} did not load: ${oneLineError(error)}`);
           }
         }
+        await bundles?.load(say);
       },
       close: () => harness.close(),
     };

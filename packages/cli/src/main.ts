@@ -10,6 +10,8 @@ import { UsageError } from './usage-error.js';
 export async function main(args: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   let flags: CliFlags | undefined;
   try {
+    // `weir plugin ...` has flags of its own (plugin-command.ts).
+    if (args[0] === 'plugin') return await (await import('./plugin-command.js')).pluginCommand(args.slice(1), env);
     flags = parseCliFlags(args);
     switch (flags.command) {
       case 'help':

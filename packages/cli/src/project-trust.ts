@@ -4,12 +4,12 @@ import { CONFIG_FILE } from './weir-config.js';
 
 /**
  * The project files of `workspace` that wait for the user's trust: its `weir.config.json` and
- * `.weir/settings.json`, when present and the folder (or one above it) is not among the user's
+ * `.weir/settings.json` and its plugin bundles (`.weir/plugins.json`), when present and the folder (or one above it) is not among the user's
  * `trustedFolders`. Empty when there is nothing to ask. Reads two small files and imports nothing,
  * so it can run before the first prompt; `@weir/safety` decides the same way when it loads.
  */
 export async function untrustedProjectFiles(workspace: string, settingsFile: string): Promise<string[]> {
-  const candidates = [join(workspace, CONFIG_FILE), join(workspace, '.weir', 'settings.json')];
+  const candidates = [join(workspace, CONFIG_FILE), join(workspace, '.weir', 'settings.json'), join(workspace, '.weir', 'plugins.json')];
   const present: string[] = [];
   for (const file of candidates) {
     try {

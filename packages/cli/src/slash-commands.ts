@@ -26,7 +26,7 @@ export const SLASH_COMMANDS: readonly (readonly [string, string])[] = [
   ['/tools', 'the tools the model can call, with their tier and where they come from'],
   ['/plugins', 'the plugins loaded, and what the config brought'],
   ['/hooks', 'every command hook of the settings files, where it comes from, and whether it runs'],
-  ['/reload', "unload the config's plugins and MCP servers and load them again, with the code now on disk"],
+  ['/reload', "unload the config's plugins, MCP servers and plugin bundles and load them again, with the code now on disk"],
   ['/model', 'the model in use'],
   ['/mode [mode]', 'the safety mode; with a mode (read-only, ask, auto, allow-all-unsafe), switch to it'],
   ['/usage', 'tokens used by the turns of this run'],

@@ -84,7 +84,7 @@ export async function startWeir(options: StartOptions): Promise<StartedWeir> {
   const projectFile = projectConfigFile(options.workspace);
   // Claude Code's project files hold hooks (commands) too: with the compat switch they wait for trust as well.
   const claudeFiles = settings.compat.claude ? CLAUDE_PROJECT_SETTINGS_FILES.map((file) => join(options.workspace, file)) : [];
-  const projectFiles = (await Promise.all([projectFile, join(options.workspace, '.weir', 'settings.json'), ...claudeFiles].map(async (file) => ((await exists(file)) ? file : undefined)))).filter(
+  const projectFiles = (await Promise.all([projectFile, join(options.workspace, '.weir', 'settings.json'), join(options.workspace, '.weir', 'plugins.json'), ...claudeFiles].map(async (file) => ((await exists(file)) ? file : undefined)))).filter(
     (file): file is string => file !== undefined,
   );
   if (!settings.projectTrusted && projectFiles.length > 0 && options.configFlag === undefined && options.askTrust !== undefined) {
@@ -121,6 +121,7 @@ export async function startWeir(options: StartOptions): Promise<StartedWeir> {
     noShell: options.noShell === true || config?.shell === false,
     say: options.say,
     session: () => (opened === undefined ? undefined : { id: opened.id }),
+    bundles: { env: options.env, projectTrusted: settings.projectTrusted },
   });
   for (const why of composed.policy.ignored) options.say(`[safety] ${why}`);
   const notRun = composed.hooks.hooks.filter((hook) => hook.skipped !== undefined).length;
