@@ -61,6 +61,14 @@ export interface AcpWeirSession {
  */
 export interface AcpHost {
   readonly open: (request: AcpOpenRequest) => Promise<AcpWeirSession>;
+  /**
+   * Why no session can start until the user sets the model's key (a provider set up in part), in
+   * one line; `undefined` when the model is ready. While set, `initialize` offers one
+   * authentication method that says what to set, and `session/new`, `session/load` and
+   * `authenticate` answer "authentication required" with the line: weir reads keys from its
+   * environment, which only a restart with the key set changes.
+   */
+  readonly authRequired?: string;
   /** Status lines (the `[model]` line, a config not used): standard error, never standard output. */
   readonly say?: (line: string) => void;
 }

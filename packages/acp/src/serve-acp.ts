@@ -32,6 +32,9 @@ export interface AcpServer {
   readonly close: () => Promise<void>;
 }
 
+/** The one authentication method weir offers, while its model lacks a key. */
+const MODEL_KEY_METHOD = 'weir-model-key';
+
 interface Running {
   readonly weir: AcpWeirSession;
   readonly cwd: string;
@@ -63,7 +66,9 @@ export function serveAcp(options: ServeAcpOptions): AcpServer {
     return { send, flushed: () => chain };
   };
 
+  const authRequired = options.host.authRequired;
   const open = async (cwd: string, sessionId: string | undefined, servers: readonly McpServer[]): Promise<Running> => {
+    if (authRequired !== undefined) throw RequestError.authRequired(undefined, authRequired);
     if (!isAbsolute(cwd)) throw RequestError.invalidParams(undefined, `cwd must be an absolute path, got ${JSON.stringify(cwd)}`);
     const mcp = failsAsInvalidParams(() => clientMcpServers(servers));
     let id = sessionId ?? '';
@@ -100,9 +105,13 @@ export function serveAcp(options: ServeAcpOptions): AcpServer {
           promptCapabilities: { image: true, audio: false, embeddedContext: true },
           mcpCapabilities: { http: true, sse: false },
         },
-        authMethods: [],
+        authMethods: authRequired === undefined ? [] : [{ id: MODEL_KEY_METHOD, name: "Set the model's key in weir's environment", description: authRequired }],
         agentInfo: { name: options.agentInfo.name, version: options.agentInfo.version },
       };
+    })
+    .onRequest('authenticate', () => {
+      if (authRequired !== undefined) throw RequestError.authRequired(undefined, authRequired);
+      return {};
     })
     .onRequest('session/new', async ({ params }) => {
       const running = await open(params.cwd, undefined, params.mcpServers);

@@ -1,11 +1,13 @@
 import type { AcpHost } from '@weir/acp';
-import { chooseModel } from './choose-model.js';
+import { chooseModel, type ChosenModel } from './choose-model.js';
 import type { CliFlags } from './cli-flags.js';
 import { cliLogger } from './cli-logger.js';
 import { hookedTurn } from './hooked-turn.js';
 import { modelWaits } from './model-waits.js';
 import { resolveWorkspace } from './resolve-workspace.js';
+import { oneLineError } from './one-line-error.js';
 import { startWeir } from './start-weir.js';
+import { UsageError } from './usage-error.js';
 
 /**
  * `weir acp`: weir as an Agent Client Protocol agent on standard input and output, for an editor
@@ -18,14 +20,26 @@ import { startWeir } from './start-weir.js';
 export async function runAcp(flags: CliFlags, env: NodeJS.ProcessEnv): Promise<number> {
   const status = (line: string) => process.stderr.write(`${line}\n`);
   const waits = modelWaits(status);
-  const model = chooseModel({ model: flags.model, baseURL: flags.baseURL, env, onRetry: waits.onRetry });
-  status(`[model] ${model.description}`);
+  // A provider set up in part is the editor's "authentication required", not a server that exits:
+  // the editor shows the line, and the user sets the key in its settings' env.
+  let model: ChosenModel | undefined;
+  let authRequired: string | undefined;
+  try {
+    model = chooseModel({ model: flags.model, baseURL: flags.baseURL, env, onRetry: waits.onRetry });
+    status(`[model] ${model.description}`);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    authRequired = oneLineError(error);
+    status(`[model] ${authRequired}`);
+  }
   const { serveAcpOnStdio } = await import('@weir/acp');
   const { readFileSync } = await import('node:fs');
   const ownVersion = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
   const host: AcpHost = {
     say: status,
+    ...(authRequired === undefined ? {} : { authRequired }),
     open: async ({ cwd, sessionId, approver }) => {
+      if (model === undefined) throw new Error(authRequired);
       const workspace = await resolveWorkspace(cwd);
       const started = await startWeir({
         workspace,

@@ -29,9 +29,9 @@ afterEach(async () => {
   sandbox.remove();
 });
 
-function startWeirAcp(args: readonly string[] = []): Editor {
+function startWeirAcp(args: readonly string[] = [], env: NodeJS.ProcessEnv = {}): Editor {
   const [node, ...rest] = weirCommand;
-  const child = spawn(node!, [...rest, 'acp', ...args], { cwd: sandbox.home.replace(/home$/, ''), env: sandbox.env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(node!, [...rest, 'acp', ...args], { cwd: sandbox.home.replace(/home$/, ''), env: { ...sandbox.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr!.setEncoding('utf8').on('data', (piece: string) => (stderr += piece));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
@@ -91,4 +91,14 @@ it('weir acp: an untrusted project\'s config is not loaded, as in the CLI; the M
   expect(await editor.quit()).toBe(0);
   expect(editor.stderr()).toContain(`[config] ${join(sandbox.workspace, 'weir.config.json')} is not used: this folder is not trusted.`);
   expect(existsSync(join(sandbox.home, 'settings.json'))).toBe(false);
+});
+
+it('weir acp: a model set up in part is "authentication required", with the line saying what is missing', async () => {
+  const editor = startWeirAcp([], { ANTHROPIC_MODEL: 'claude-sonnet-4-5', ANTHROPIC_API_KEY: '' });
+  const init = await editor.connection.agent.request('initialize', { protocolVersion: PROTOCOL_VERSION, clientCapabilities: {} });
+  expect(init.authMethods).toEqual([{ id: 'weir-model-key', name: "Set the model's key in weir's environment", description: expect.stringContaining('ANTHROPIC_API_KEY') }]);
+  const refused = await editor.connection.agent.request('session/new', { cwd: sandbox.workspace, mcpServers: [] }).catch((error: unknown) => error);
+  expect(refused).toMatchObject({ code: -32000, message: expect.stringContaining('ANTHROPIC_API_KEY') });
+  expect(await editor.quit()).toBe(0);
+  expect(existsSync(join(sandbox.workspace, '.weir', 'sessions'))).toBe(false);
 });
