@@ -5,10 +5,13 @@ import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createHarness, type Harness } from '@weir/core';
+import { createAgent, createHarness, type Harness } from '@weir/core';
 import { diffSnapshots, snapshotHarness } from '@weir/core/testing';
+import { expandCommand, loadAgentDefinitions, loadCommands, loadSkills } from '@weir/extensions';
+import { createScriptedModel } from '@weir/llm-mock';
 import { fsTools } from '@weir/tools-fs';
 import { sharedFixture } from '../../../test/shared-fixtures.js';
+import { bundleRoots } from '../src/bundles/bundle-roots.js';
 import { loadBundle } from '../src/bundles/load-bundle.js';
 import { readBundle } from '../src/bundles/read-bundle.js';
 import { writeEchoServer } from './support/echo-mcp-server.js';
@@ -64,6 +67,32 @@ describe.runIf(ecosystem)('the shared Claude Code plugins', () => {
     if (runnable.some((hook) => hook.event === 'PreToolUse')) expect(diffSnapshots(before, snapshotHarness(harness)).join('\n')).toMatch(/guards/);
     await loaded.unload();
     expect(diffSnapshots(before, snapshotHarness(harness))).toEqual([]);
+
+    // Its skills, commands and agents load with @weir/extensions' loaders, every file of them.
+    const roots = bundleRoots([bundle]);
+    const [skills, commands, agents] = await Promise.all([loadSkills(roots.skills), loadCommands(roots.commands), loadAgentDefinitions(roots.agents)]);
+    expect([...skills.problems, ...commands.problems, ...agents.problems].filter((problem) => problem.reason.startsWith('not loaded'))).toEqual([]);
+    expect(skills.skills.map((skill) => relative(root, skill.file)).sort()).toEqual(skillFilesIn(bundle.skills, root));
+    expect(commands.commands.map((command) => relative(root, command.file)).sort()).toEqual(entry.components.commands ?? []);
+    expect(agents.agents.map((agent) => relative(root, agent.file)).sort()).toEqual(entry.components.agents ?? []);
+    expect(new Set([...skills.skills, ...commands.commands].map((item) => item.source))).toEqual(new Set(skills.skills.length + commands.commands.length > 0 ? [`plugin ${bundle.name}`] : []));
+  });
+
+  it("a plugin's command runs: /example-command of example-plugin, with its arguments, is the turn's prompt", async () => {
+    const bundle = await readBundle(join(ecosystem!, 'plugins/anthropics__claude-plugins-official/plugins/example-plugin'));
+    const { commands } = await loadCommands(bundleRoots([bundle]).commands);
+    const command = commands.find((candidate) => candidate.name === 'example-command');
+    expect(command).toMatchObject({ description: expect.stringMatching(/^An example slash command/), argumentHint: '<required-arg> [optional-arg]', source: 'plugin example-plugin' });
+    const { prompt } = expandCommand(command!, 'alpha "beta gamma"');
+    harness = createHarness();
+    const model = createScriptedModel([{ text: 'Ran the example command.' }]);
+    const agent = createAgent({ model, harness, system: 'test' });
+    const { text } = await agent.turn(prompt);
+    expect(text).toBe('Ran the example command.');
+    const sent = JSON.stringify(model.requests[0]!.messages.at(-1));
+    expect(sent).toContain('The user invoked this command with: alpha \\"beta gamma\\"');
+    expect(sent).toContain('# Example Command');
+    model.assertAllUsed();
   });
 });
 
