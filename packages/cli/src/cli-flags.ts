@@ -28,6 +28,7 @@ export const USAGE = `Usage:
   weir [flags]                     an interactive session in this folder (the workspace)
   weir run [flags] "<prompt>"      one turn, headless; prints the answer
   weir sessions [--workspace <d>]  the sessions of this folder, newest first
+  weir sessions gc                 remove the stored images no session uses any more
   weir trust [<folder>]            trust a folder: its weir.config.json and .weir/settings.json count
   weir rewind <session> --turn N [--files] [--conversation] [--force]
                                    put the files and/or the conversation back as they were after turn N
@@ -114,7 +115,9 @@ export function parseCliFlags(args: readonly string[]): CliFlags {
     throw new UsageError('weir run needs a prompt: weir run "<prompt>".');
   }
   if (command === 'trust' && words.length > 1) throw new UsageError('weir trust takes one folder.');
-  if (command === 'sessions' && words.length > 0) throw new UsageError('weir sessions takes no arguments.');
+  if (command === 'sessions' && words.length > 0 && !(words.length === 1 && words[0] === 'gc')) {
+    throw new UsageError('weir sessions takes no arguments but gc (weir sessions gc removes the images no session uses).');
+  }
   if (command === 'acp' && (words.length > 0 || values.workspace !== undefined || values.continue === true || values.resume !== undefined || values.json === true)) {
     throw new UsageError('weir acp takes no arguments, --workspace, --continue, --resume or --json: the editor names the folder and the session.');
   }

@@ -23,6 +23,7 @@ export async function main(args: readonly string[], env: NodeJS.ProcessEnv = pro
       case 'run':
         return await (await import('./run-headless.js')).runHeadless(flags, env);
       case 'sessions':
+        if (flags.positionals[0] === 'gc') return await (await import('./sessions-gc.js')).collectSessionGarbage(flags);
         return await (await import('./list-sessions.js')).listSessions(flags);
       case 'rewind':
         return await (await import('./rewind-command.js')).rewindCommand(flags);

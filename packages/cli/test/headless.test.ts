@@ -1,6 +1,6 @@
 // `weir run` as a child process: a turn with tools, --json, approvals without a terminal, sessions,
 // configs (broken, untrusted, trusted) and models (incomplete, unreachable).
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -86,6 +86,19 @@ describe('weir run', () => {
     const rows = lines(listed.stdout);
     expect(rows[0]).toMatch(new RegExp(`^${id}  \\S+  7 messages  first question$`));
     expect(rows[1]).toMatch(new RegExp(`^${otherId}  \\S+  3 messages  another conversation$`));
+
+    // An image no session names, written two hours ago: what weir sessions gc removes.
+    const blobs = join(sandbox.workspace, '.weir', 'sessions', 'blobs');
+    mkdirSync(blobs, { recursive: true });
+    const orphan = join(blobs, 'a'.repeat(64));
+    writeFileSync(orphan, 'old image bytes');
+    const past = new Date(Date.now() - 2 * 60 * 60 * 1000);
+    utimesSync(orphan, past, past);
+    const gc = await run(['sessions', 'gc']);
+    expect(gc.code).toBe(0);
+    expect(gc.stdout).toMatch(/^Removed 1 image no session uses from .*sessions; kept 0 images\.\n$/);
+    expect(readdirSync(blobs)).toEqual([]);
+    expect((await run(['sessions', 'gcc'])).code).toBe(2);
 
     const missing = await run(['run', '--resume', 'no-such-session', 'hello']);
     expect(missing.code).toBe(1);

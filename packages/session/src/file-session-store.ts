@@ -16,6 +16,7 @@ import type { CreateSessionOptions, ForkSessionOptions, OpenSessionOptions, Sess
 import { byUpdatedDescending, summarizeSession } from './summarize-session.js';
 import { WritableSession } from './writable-session.js';
 import { writeFileDurably } from './write-file-durably.js';
+import { collectBlobs, DEFAULT_BLOB_GRACE_MS } from './collect-blobs.js';
 
 export interface FileSessionStoreOptions {
   /** Recoveries, stale locks and write failures are logged here. Default: silent. */
@@ -26,6 +27,11 @@ export interface FileSessionStoreOptions {
   readonly fs?: SessionFileSystem;
   /** Whether the pid in a lock file is a live process. Default: `process.kill(pid, 0)` succeeds. */
   readonly processAlive?: (pid: number) => boolean;
+  /**
+   * How long `collectGarbage` keeps an image blob no session names after it was last written or
+   * reused, so an append in flight never loses its image. Default: one hour.
+   */
+  readonly blobGraceMs?: number;
 }
 
 const LOG_SUFFIX = '.jsonl';
@@ -107,12 +113,13 @@ export function createFileSessionStore(dir: string, options: FileSessionStoreOpt
 
   /**
    * Writes an image's bytes to `blobs/<sha256>` durably (temp file, fdatasync, link, fsync of the
-   * directory). Skipped when that name exists: a name only appears once its bytes are synced, and
+   * directory). Skipped, after touching it, when that name exists: a name only appears once its bytes are synced, and
    * the same bytes always get the same name, so one copy serves every record and session.
    */
   const storeBlob = async (blob: ImageBlob): Promise<void> => {
     const path = blobPath(blob.hex);
-    if (await fs.stat(path).then(() => true, () => false)) return;
+    // Reused: touched, so the collector sees it young and keeps it until the line naming it is written.
+    if (await fs.touch(path).then(() => true, () => false)) return;
     await ensureDirectory(blobDir);
     try {
       await writeFileDurably(fs, path, blob.bytes);
@@ -199,6 +206,9 @@ export function createFileSessionStore(dir: string, options: FileSessionStoreOpt
   const refuseExisting = async (id: string) => {
     if (await fs.stat(logPath(id)).then(() => true, () => false)) throw exists(id);
   };
+
+  const collectGarbage = () =>
+    guard('collecting unused image blobs', () => collectBlobs({ fs, root, graceMs: options.blobGraceMs ?? DEFAULT_BLOB_GRACE_MS, logger }));
 
   const read = async (id: string): Promise<readonly SessionRecord[]> => {
     const bytes = await readLog(id);
@@ -298,6 +308,27 @@ export function createFileSessionStore(dir: string, options: FileSessionStoreOpt
     },
 
     read,
+
+    async delete(id) {
+      assertSessionId(id);
+      await guard(`deleting session ${id}`, async () => {
+        if (!(await fs.stat(logPath(id)).then(() => true, () => false))) throw new HarnessError('SESSION_NOT_FOUND', `No session ${id} in ${root}.`);
+        // Held while the files go: a live writer keeps its session (SESSION_LOCKED).
+        const held = await lock(id);
+        try {
+          await fs.unlink(logPath(id));
+          await fs.unlink(epochPath(id)).catch((error: NodeJS.ErrnoException) => {
+            if (error.code !== 'ENOENT') throw error;
+          });
+          await fs.syncDirectory(root);
+        } finally {
+          await held.release();
+        }
+      });
+      return collectGarbage();
+    },
+
+    collectGarbage,
 
     async list() {
       let names: string[];

@@ -4,6 +4,7 @@ export { createFileSessionStore } from './file-session-store.js';
 export type { FileSessionStoreOptions } from './file-session-store.js';
 export type { SessionFile, SessionFileSystem } from './session-file-system.js';
 export type { CreateSessionOptions, ForkSessionOptions, OpenSessionOptions, SessionStore, SessionSummary, WriterSession } from './session-store.js';
+export type { BlobCollection } from './collect-blobs.js';
 export { rebuildHistory } from './rebuild-history.js';
 export { createSessionId, isValidSessionId } from './session-id.js';
 

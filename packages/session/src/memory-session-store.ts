@@ -8,6 +8,8 @@ import { planFork } from './plan-fork.js';
 import { byUpdatedDescending, summarizeSession } from './summarize-session.js';
 import { WritableSession } from './writable-session.js';
 
+const NOTHING_COLLECTED = Object.freeze({ removed: 0, kept: 0 });
+
 export interface MemorySessionStoreOptions {
   readonly logger?: Logger;
   /** The clock for record times. Default: `new Date()`. */
@@ -86,5 +88,13 @@ export function createMemorySessionStore(options: MemorySessionStoreOptions = {}
       const { id, meta, copied } = planFork(sourceId, recordsOf(sourceId), fork, now());
       return begin(id, meta, copied);
     },
+    async delete(id) {
+      recordsOf(id);
+      if (held.has(id)) throw new HarnessError('SESSION_LOCKED', `Session ${id} is open in this process. Close it before deleting it.`);
+      sessions.delete(id);
+      return NOTHING_COLLECTED;
+    },
+    // Images stay inline in the records: there are no blobs apart to collect.
+    collectGarbage: async () => NOTHING_COLLECTED,
   };
 }

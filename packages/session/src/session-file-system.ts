@@ -36,6 +36,8 @@ export interface SessionFileSystem {
   rename(oldPath: string, newPath: string): Promise<void>;
   unlink(path: string): Promise<void>;
   stat(path: string): Promise<{ readonly size: number; readonly mtimeMs: number }>;
+  /** Sets a file's modification time to now (`utimes(2)`); rejects with `ENOENT` when it does not exist. */
+  touch(path: string): Promise<void>;
   /** fsyncs a directory, so the names created or removed in it are durable. */
   syncDirectory(path: string): Promise<void>;
 }
@@ -56,6 +58,10 @@ export const nodeSessionFileSystem: SessionFileSystem = {
   async stat(path) {
     const stats = await fsp.stat(path);
     return { size: stats.size, mtimeMs: stats.mtimeMs };
+  },
+  async touch(path) {
+    const now = new Date();
+    await fsp.utimes(path, now, now);
   },
   async syncDirectory(path) {
     const handle = await fsp.open(path, O_RDONLY);

@@ -1,3 +1,4 @@
+import type { BlobCollection } from './collect-blobs.js';
 import type { Session, SessionRecord } from '@weir/core';
 
 /** A session in a listing. */
@@ -72,4 +73,16 @@ export interface SessionStore {
    * session record, and opens it for writing. The source is only read.
    */
   fork(sourceId: string, options?: ForkSessionOptions): Promise<WriterSession>;
+  /**
+   * Removes a session: `SESSION_NOT_FOUND` when there is none, `SESSION_LOCKED` while a writer holds
+   * it. Then collects the blobs nobody names any more, and resolves to what that removed. Optional
+   * so a store written before it still type-checks; the memory and file stores have it.
+   */
+  delete?(id: string): Promise<BlobCollection>;
+  /**
+   * Removes the stored image blobs no session names any more (`weir sessions gc`). Safe beside live
+   * writers: a blob an append is writing or reusing is kept (the file store keeps any blob written
+   * or reused within `blobGraceMs`). A store that keeps images inline removes nothing. Optional like `delete`.
+   */
+  collectGarbage?(): Promise<BlobCollection>;
 }

@@ -238,6 +238,27 @@ export function assertSessionStoreConformance(name: string, makeStore: () => Pro
       assert.deepEqual((await restart().read(session.id)).slice(1).map(entryOf), [user('before'), user('after')]);
     });
 
+    test('delete removes a session (never a live one); collecting garbage keeps every image another session names', async ({ store, restart }) => {
+      assert.equal(typeof store.delete, 'function', 'the store has no delete(id)');
+      assert.equal(typeof store.collectGarbage, 'function', 'the store has no collectGarbage()');
+      const image: SessionEntry = { type: 'message', message: { role: 'user', content: 'look', parts: [{ type: 'image', data: PNG, mediaType: 'image/png' }] } };
+      const [gone, kept] = [await store.create(), await store.create()];
+      for (const session of [gone, kept]) {
+        await session.append(image, { sync: true });
+        await session.close();
+      }
+      const live = await store.create();
+      await rejectsWith(store.delete!(live.id), 'SESSION_LOCKED');
+      await live.close();
+      await rejectsWith(store.delete!('no-such-session'), 'SESSION_NOT_FOUND');
+      const collected = await store.delete!(gone.id);
+      assert.ok(Number.isInteger(collected.removed) && Number.isInteger(collected.kept));
+      await rejectsWith(restart().read(gone.id), 'SESSION_NOT_FOUND');
+      assert.deepEqual((await restart().list()).map((summary) => summary.id).sort(), [kept.id, live.id].sort());
+      await restart().collectGarbage!();
+      assert.deepEqual((await restart().read(kept.id)).slice(1).map(entryOf), [image]);
+    });
+
     test('concurrent sessions stay apart: interleaved appends to many sessions each read back only their own', async ({ store, restart }) => {
       const sessions = await Promise.all(Array.from({ length: 8 }, () => store.create()));
       await Promise.all(sessions.flatMap((session, s) => Array.from({ length: 10 }, (_, n) => session.append(user(`${s}:${n}`)))));
