@@ -1,0 +1,13 @@
+/** The keys of a Redis store under `prefix`. One session's keys share the hash tag `{id}`. */
+export function redisKeys(prefix: string) {
+  const of = (id: string) => `${prefix}{${id}}`;
+  return {
+    records: (id: string) => `${of(id)}:records`,
+    epoch: (id: string) => `${of(id)}:epoch`,
+    lease: (id: string) => `${of(id)}:lease`,
+    sessions: `${prefix}sessions`,
+    blob: (hex: string) => `${prefix}blob:${hex}`,
+  };
+}
+
+export type RedisKeys = ReturnType<typeof redisKeys>;
