@@ -17,8 +17,7 @@ const KINDS: Readonly<Record<string, ToolKind>> = {
   search_files: 'search',
   write_file: 'edit',
   edit_file: 'edit',
-  shell: 'execute',
-  bash: 'execute',
+  run_command: 'execute',
 };
 
 /**

@@ -46,6 +46,7 @@ export async function runAcp(flags: CliFlags, env: NodeJS.ProcessEnv): Promise<n
         model,
         configFlag: flags.config,
         mode: flags.mode,
+        noShell: flags.noShell,
         approver,
         logger: cliLogger(status, flags.debug),
         session: { continue: false, resume: sessionId },
