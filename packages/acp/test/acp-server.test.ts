@@ -203,4 +203,17 @@ describe('streaming', () => {
     expect(answerText(agent.updates)).toBe('First chunk. And the rest.');
     await finish(agent);
   });
+
+  it('session/cancel aborts a model call in the middle of its answer', async () => {
+    const agent = start('gated');
+    await initialized(agent);
+    const { sessionId } = await agent.connection.agent.request('session/new', { cwd: workspace, mcpServers: [] });
+    const prompt = agent.connection.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'Go.' }] });
+    await agent.waitForUpdate((n) => n.update.sessionUpdate === 'agent_message_chunk');
+    // The gate is never released: only the abort can end the model's stream.
+    await agent.connection.agent.notify('session/cancel', { sessionId });
+    expect((await prompt).stopReason).toBe('cancelled');
+    expect(answerText(agent.updates)).toBe('First chunk. ');
+    await finish(agent);
+  });
 });
