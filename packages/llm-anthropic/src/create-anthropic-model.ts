@@ -1,4 +1,4 @@
-import { CallDeadline, withModelRetry, type LanguageModel, type ModelRequest, type ModelResponse, type ModelStreamEvent } from '@weir/core';
+import { CallDeadline, streamWithModelRetry, withModelRetry, type LanguageModel, type ModelRequest, type ModelResponse, type ModelStreamEvent } from '@weir/core';
 import { AnthropicError } from './anthropic-error.js';
 import { resolveOptions, type AnthropicModelOptions, type ResolvedOptions } from './anthropic-model-options.js';
 import { attemptAnthropicTurn, type CallPlan } from './attempt-anthropic-turn.js';
@@ -38,7 +38,7 @@ async function complete(options: ResolvedOptions, request: ModelRequest): Promis
   try {
     const response = await withModelRetry(async (attempt) => {
       for await (const event of attemptAnthropicTurn(plan, attempt)) if (event.type === 'finish') return event.response;
-      throw new AnthropicError('INCOMPLETE_STREAM', 'The answer ended without a finish event.', { retryable: true, attempt });
+      throw incomplete(attempt);
     }, retryPolicy(plan));
     return withWarnings(response, warnings);
   } catch (error) {
@@ -50,34 +50,19 @@ async function complete(options: ResolvedOptions, request: ModelRequest): Promis
 
 async function* stream(options: ResolvedOptions, request: ModelRequest): AsyncGenerator<ModelStreamEvent, void> {
   const { plan, warnings } = startCall(options, request);
-  let rest: AsyncGenerator<ModelStreamEvent, void> | undefined;
   try {
-    // Attempts are retried until one yields its first event; after that the consumer has seen
-    // output, and a failure (an error event mid-stream, a cut) is thrown to it: the turn fails.
-    const first = await withModelRetry(async (attempt) => {
-      const events = attemptAnthropicTurn(plan, attempt);
-      try {
-        const next = await events.next();
-        if (next.done === true) throw new AnthropicError('INCOMPLETE_STREAM', 'The answer ended without a finish event.', { retryable: true, attempt });
-        rest = events;
-        return next.value;
-      } catch (error) {
-        await events.return();
-        throw error;
-      }
-    }, retryPolicy(plan));
-    if (first.type === 'finish') {
-      yield { type: 'finish', response: withWarnings(first.response, warnings) };
-      return;
+    for await (const event of streamWithModelRetry((attempt) => attemptAnthropicTurn(plan, attempt), retryPolicy(plan), incomplete)) {
+      yield event.type === 'finish' ? { type: 'finish', response: withWarnings(event.response, warnings) } : event;
     }
-    yield first;
-    for await (const event of rest!) yield event.type === 'finish' ? { type: 'finish', response: withWarnings(event.response, warnings) } : event;
   } catch (error) {
     throw surfaced(error, plan);
   } finally {
-    await rest?.return();
     plan.deadline.dispose();
   }
+}
+
+function incomplete(attempt: number): AnthropicError {
+  return new AnthropicError('INCOMPLETE_STREAM', 'The answer ended without a finish event.', { retryable: true, attempt });
 }
 
 /** Everything fixed for one call, built before the first await: the loop may append to the history later. */

@@ -1,4 +1,4 @@
-import { CallDeadline, withModelRetry, type LanguageModel, type ModelRequest, type ModelResponse, type ModelStreamEvent } from '@weir/core';
+import { CallDeadline, streamWithModelRetry, withModelRetry, type LanguageModel, type ModelRequest, type ModelResponse, type ModelStreamEvent } from '@weir/core';
 import { attemptTurn, type CallPlan } from './attempt-turn.js';
 import { GOOGLE_PROVIDER, type CallIdContext } from './gemini-turn.js';
 import { GoogleError } from './google-error.js';
@@ -39,7 +39,7 @@ async function complete(plan: CallPlan): Promise<ModelResponse> {
   try {
     return await withModelRetry(async (attempt) => {
       for await (const event of attemptTurn(plan, attempt)) if (event.type === 'finish') return event.response;
-      throw new GoogleError('INCOMPLETE_STREAM', 'The answer ended without a finish event.', { retryable: true, attempt });
+      throw incomplete(attempt);
     }, retryPolicy(plan));
   } catch (error) {
     throw surfaced(error, plan);
@@ -49,29 +49,17 @@ async function complete(plan: CallPlan): Promise<ModelResponse> {
 }
 
 async function* stream(plan: CallPlan): AsyncGenerator<ModelStreamEvent, void> {
-  let rest: AsyncGenerator<ModelStreamEvent, void> | undefined;
   try {
-    // Attempts are retried until one yields its first event; after that a failure is the consumer's.
-    const first = await withModelRetry(async (attempt) => {
-      const events = attemptTurn(plan, attempt);
-      try {
-        const next = await events.next();
-        if (next.done === true) throw new GoogleError('INCOMPLETE_STREAM', 'The answer ended without a finish event.', { retryable: true, attempt });
-        rest = events;
-        return next.value;
-      } catch (error) {
-        await events.return();
-        throw error;
-      }
-    }, retryPolicy(plan));
-    yield first;
-    if (first.type !== 'finish' && rest !== undefined) yield* rest;
+    yield* streamWithModelRetry((attempt) => attemptTurn(plan, attempt), retryPolicy(plan), incomplete);
   } catch (error) {
     throw surfaced(error, plan);
   } finally {
-    await rest?.return();
     plan.deadline.dispose();
   }
+}
+
+function incomplete(attempt: number): GoogleError {
+  return new GoogleError('INCOMPLETE_STREAM', 'The answer ended without a finish event.', { retryable: true, attempt });
 }
 
 /** Everything fixed for one call, built before the first await: the loop may append to the history later. */

@@ -6,7 +6,7 @@ import { resolveOptions, type OpenAIModelOptions, type ResolvedOptions } from '.
 import { RESPONSES_PROVIDER } from './responses/responses-turn.js';
 import { toResponsesRequest } from './responses/to-responses-request.js';
 import { callIdContext, toWireRequest } from './to-wire-request.js';
-import { withModelRetry } from './with-model-retry.js';
+import { streamWithModelRetry, withModelRetry } from './with-model-retry.js';
 
 /** A `LanguageModel` whose `stream` is always there. */
 export interface OpenAIModel extends LanguageModel {
@@ -43,7 +43,7 @@ async function complete(options: ResolvedOptions, request: ModelRequest): Promis
       for await (const event of attemptTurn(plan, attempt)) {
         if (event.type === 'finish') return event.response;
       }
-      throw new OpenAIError('INCOMPLETE_STREAM', 'The answer ended without a finish event.', { retryable: true, attempt });
+      throw incomplete(attempt);
     }, retryPolicy(plan));
   } catch (error) {
     throw surfaced(error, plan);
@@ -54,30 +54,17 @@ async function complete(options: ResolvedOptions, request: ModelRequest): Promis
 
 async function* stream(options: ResolvedOptions, request: ModelRequest): AsyncGenerator<ModelStreamEvent, void> {
   const plan = startCall(options, request);
-  let rest: AsyncGenerator<ModelStreamEvent, void> | undefined;
   try {
-    // Attempts are retried until one yields its first event; from then on the consumer has seen
-    // output, a failure can no longer be taken back, and it is thrown to the consumer.
-    const first = await withModelRetry(async (attempt) => {
-      const events = attemptTurn(plan, attempt);
-      try {
-        const next = await events.next();
-        if (next.done === true) throw new OpenAIError('INCOMPLETE_STREAM', 'The answer ended without a finish event.', { retryable: true, attempt });
-        rest = events;
-        return next.value;
-      } catch (error) {
-        await events.return();
-        throw error;
-      }
-    }, retryPolicy(plan));
-    yield first;
-    if (first.type !== 'finish' && rest !== undefined) yield* rest;
+    yield* streamWithModelRetry((attempt) => attemptTurn(plan, attempt), retryPolicy(plan), incomplete);
   } catch (error) {
     throw surfaced(error, plan);
   } finally {
-    await rest?.return();
     plan.deadline.dispose();
   }
+}
+
+function incomplete(attempt: number): OpenAIError {
+  return new OpenAIError('INCOMPLETE_STREAM', 'The answer ended without a finish event.', { retryable: true, attempt });
 }
 
 /** Everything fixed for one call, built before the first await: the loop may append to the history later. */

@@ -1,4 +1,4 @@
-// What HTTP model adapters are made of (@weir/llm-openai, @weir/llm-anthropic): one copy of each.
+// What HTTP model adapters are made of (@weir/llm-openai, @weir/llm-anthropic, @weir/llm-google): one copy of each.
 export { backoffDelay, INITIAL_BACKOFF_MS, MAX_BACKOFF_MS } from './backoff-delay.js';
 export { CallDeadline } from './call-deadline.js';
 export { IdleTimer } from './idle-timer.js';
@@ -9,3 +9,4 @@ export { retryHint } from './retry-hint.js';
 export type { HeaderSource } from './retry-hint.js';
 export { withModelRetry } from './with-model-retry.js';
 export type { RetryableError, RetryEvent, RetryPolicy } from './with-model-retry.js';
+export { streamWithModelRetry } from './stream-with-model-retry.js';
