@@ -18,6 +18,8 @@ import { checkCompactOptions, HistoryCompactor, type CompactOptions } from './co
 import { DEFAULT_MAX_OUTPUT_ATTEMPTS, FinalAnswer } from './final-answer.js';
 import type { PrepareStep } from './prepare-step.js';
 import type { TurnPolicies } from './turn-policies.js';
+import { ToolSearch } from './tool-search/tool-search.js';
+import { checkToolSearch, type ToolSearchOptions } from './tool-search/tool-search-options.js';
 import { PARENT_LINK, type ParentLink } from './turn-scope.js';
 import type { InferParameters } from '../tools/infer-schema.js';
 import type { JsonSchema, StandardJsonSchema } from '../tools/schema-validator.js';
@@ -60,6 +62,13 @@ export interface AgentOptions {
    * hints); `prepareStep` may override them per step. See docs/design.md, "Model calls".
    */
   readonly modelOptions?: ModelCallOptions;
+  /**
+   * Tools loaded on demand: past `threshold` tokens of tool schemas (`when: 'auto'`, the default),
+   * a step offers a `tool_search` tool instead of every schema, and each tool the model finds joins
+   * the offered tools for the rest of the turn. `{ when: 'never' }` sends every schema, always.
+   * See docs/agent-loop.md, "Tool search".
+   */
+  readonly toolSearch?: ToolSearchOptions;
 }
 
 /** Per-turn options of `agent.turn`. */
@@ -151,7 +160,9 @@ export function createAgent(options: AgentOptions): Agent {
   if (prepareStep !== undefined && typeof prepareStep !== 'function') throw new TypeError('createAgent: prepareStep must be a function.');
   const compactor = options.compact === undefined ? undefined : new HistoryCompactor(checkCompactOptions(options.compact));
   const parent = (options as { readonly [PARENT_LINK]?: ParentLink })[PARENT_LINK];
-  const hasPolicies = budget !== undefined || prepareStep !== undefined || compactor !== undefined || parent !== undefined;
+  const searchSettings = checkToolSearch(options.toolSearch, model.metadata?.contextWindow);
+  const toolSearch = searchSettings === undefined ? undefined : new ToolSearch(searchSettings);
+  const hasPolicies = budget !== undefined || prepareStep !== undefined || compactor !== undefined || parent !== undefined || toolSearch !== undefined;
 
   const resumed = session === undefined ? undefined : resumeSession(session, system, harness.logger);
   const messages: Message[] = resumed?.messages ?? (system === undefined ? [] : [Object.freeze({ role: 'system', content: system })]);
@@ -209,7 +220,7 @@ export function createAgent(options: AgentOptions): Agent {
 
   function turnPolicies(turnOptions: TurnOptions): TurnPolicies {
     const meter = budget === undefined && parent?.budget === undefined ? undefined : new BudgetMeter(budget ?? {}, parent?.budget);
-    return { budget: meter, compactor, prepareStep, output: finalAnswer(turnOptions), parentCallKey: parent?.callKey };
+    return { budget: meter, compactor, prepareStep, toolSearch: toolSearch?.turn(), output: finalAnswer(turnOptions), parentCallKey: parent?.callKey };
   }
 
   const agent: Agent = {

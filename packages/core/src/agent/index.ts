@@ -13,3 +13,5 @@ export { DEFAULT_MAX_OUTPUT_ATTEMPTS, FINAL_ANSWER_TOOL } from './final-answer.j
 export { agentTool } from './agent-tool.js';
 export type { AgentToolOptions, SubagentOptions } from './agent-tool.js';
 export { estimateTokens } from './estimate-tokens.js';
+export { TOOL_SEARCH_TOOL } from './tool-search/tool-catalog.js';
+export type { ToolSearchOptions, ToolSearchWhen } from './tool-search/tool-search-options.js';

@@ -39,6 +39,8 @@ export interface PlannedStep {
   readonly offered: ReadonlySet<string> | undefined;
   /** The step's own call options (before merging with the agent's). */
   readonly options?: ModelCallOptions;
+  /** What a call to a tool not offered is told (tool search says to search); default: the tools offered. */
+  readonly refusal?: (name: string) => string;
 }
 
 /** Applies a plan: the named tools that exist, in registry order (a name the registry lacks is not offered). */
@@ -69,7 +71,8 @@ export function refuseUnoffered(calls: readonly ModelToolCall[], step: PlannedSt
     if (offered.has(call.name)) runnable.push(call);
     else {
       const name = call.name.length > 100 ? `${call.name.slice(0, 100)}...` : call.name;
-      refused.set(index, failureResult({ callId: call.id, toolName: call.name, durationMs: 0, attempts: 0 }, 'TOOL_NOT_FOUND', `There is no tool named "${name}" at this step. ${available}`));
+      const message = step.refusal === undefined ? `There is no tool named "${name}" at this step. ${available}` : step.refusal(name);
+      refused.set(index, failureResult({ callId: call.id, toolName: call.name, durationMs: 0, attempts: 0 }, 'TOOL_NOT_FOUND', message));
     }
   });
   return { runnable, refused };

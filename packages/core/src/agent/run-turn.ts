@@ -23,6 +23,7 @@ import { FINAL_ANSWER_TOOL } from './final-answer.js';
 import { plannedStep, refuseUnoffered, type PlannedStep } from './prepare-step.js';
 import type { TurnPolicies } from './turn-policies.js';
 import { lendScope } from './turn-scope.js';
+import { TOOL_SEARCH_TOOL } from './tool-search/tool-catalog.js';
 
 /** Everything one turn reads. `messages` is the agent's own history: the turn appends to it in place. */
 export interface TurnContext {
@@ -131,7 +132,11 @@ export async function runTurn(context: TurnContext, input: TurnInput): Promise<T
         const exhausted = policies.budget?.exhausted();
         if (exhausted !== undefined) return await end('budget_exhausted', { budget: exhausted });
         if (policies.compactor !== undefined && (await compact(context, policies, index, tell)) === ABORTED) return await end('aborted');
-        planned = await planStep(context, policies, index);
+        // Tool search alone is decided synchronously: a step whose tools stay under the threshold costs one identity check.
+        planned =
+          policies.prepareStep === undefined && policies.output === undefined
+            ? policies.toolSearch?.plan(context.harness.tools.schemas(), undefined, context.model)
+            : await planStep(context, policies, index);
       }
 
       const answered = await think(context, index, tell, planned);
@@ -267,26 +272,30 @@ function act(context: TurnContext, index: number, calls: readonly ModelToolCall[
 }
 
 /**
- * Before a step, with policies: the step's model and tools (`prepareStep`), plus `final_answer`
- * when a structured answer is asked for. What `prepareStep` throws rejects the turn (`POLICY_FAILED`).
+ * Before a step, with policies: the step's model and tools (`prepareStep`), shaped by tool search,
+ * plus `final_answer` when a structured answer is asked for. What `prepareStep` throws rejects the
+ * turn (`POLICY_FAILED`).
  */
 async function planStep(context: TurnContext, policies: TurnPolicies, index: number): Promise<PlannedStep | undefined> {
-  const { prepareStep, output } = policies;
-  if (prepareStep === undefined && output === undefined) return undefined;
+  const { prepareStep, toolSearch, output } = policies;
   const tools = context.harness.tools.schemas();
-  let planned: PlannedStep;
-  try {
-    planned = plannedStep(prepareStep === undefined ? undefined : await prepareStep({ step: index, messages: context.messages, model: context.model, tools }), context.model, tools);
-  } catch (error) {
-    throw new HarnessError('POLICY_FAILED', `prepareStep failed at step ${index}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  let planned: PlannedStep | undefined;
+  if (prepareStep !== undefined) {
+    try {
+      planned = plannedStep(await prepareStep({ step: index, messages: context.messages, model: context.model, tools }), context.model, tools);
+    } catch (error) {
+      throw new HarnessError('POLICY_FAILED', `prepareStep failed at step ${index}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    }
   }
+  if (toolSearch !== undefined) planned = toolSearch.plan(tools, planned, context.model);
   if (output === undefined) return planned;
   if (tools.some((tool) => tool.name === FINAL_ANSWER_TOOL)) {
     throw new HarnessError('POLICY_FAILED', `A structured answer needs the tool name "${FINAL_ANSWER_TOOL}", and the registry has a tool of that name.`);
   }
-  const offered = new Set(planned.offered ?? tools.map((tool) => tool.name));
+  const step = planned ?? plannedStep(undefined, context.model, tools);
+  const offered = new Set(step.offered ?? tools.map((tool) => tool.name));
   offered.add(FINAL_ANSWER_TOOL);
-  return planned.options === undefined ? { model: planned.model, tools: [...planned.tools, output.tool], offered } : { model: planned.model, tools: [...planned.tools, output.tool], offered, options: planned.options };
+  return { ...step, tools: [...step.tools, output.tool], offered };
 }
 
 /**
@@ -315,13 +324,21 @@ async function compact(context: TurnContext, policies: TurnPolicies, index: numb
 
 /**
  * Phase 2 with a planned step: calls to tools the step did not offer are refused like unknown
- * tools, `final_answer` calls are read by the structured answer; the rest run through the pipeline.
+ * tools, `tool_search` calls are answered by tool search and `final_answer` calls read by the
+ * structured answer; the rest run through the pipeline.
  * Results in call order; those that never entered the pipeline are recorded here.
  */
 async function actPlanned(context: TurnContext, index: number, calls: readonly ModelToolCall[], options: ExecuteManyOptions, planned: PlannedStep): Promise<readonly ToolResult[]> {
   const output = context.policies?.output;
   const split = refuseUnoffered(calls, planned);
   const answers = new Map<number, ToolResult>(split?.refused);
+  const search = context.policies?.toolSearch;
+  if (search !== undefined && planned.offered?.has(TOOL_SEARCH_TOOL) === true) {
+    // Each tool_search is answered here: what it finds joins the offered tools from the next step on.
+    for (let i = 0; i < calls.length; i++) {
+      if (calls[i]!.name === TOOL_SEARCH_TOOL) answers.set(i, search.answer(calls[i]!));
+    }
+  }
   if (output !== undefined) {
     // Each final_answer is read (the first valid one is the turn's answer); none enters the pipeline.
     for (let i = 0; i < calls.length; i++) {
