@@ -7,6 +7,7 @@ import { loadShell, type ShellState } from './load-shell.js';
 import { oneLineError } from './one-line-error.js';
 import { shellHiddenPaths } from './shell-hidden-paths.js';
 import type { WeirConfig } from './weir-config.js';
+import { bundleAwareHooks } from './bundles/bundle-aware-hooks.js';
 import { sessionBundles, type SessionBundles } from './bundles/session-bundles.js';
 
 /** What the harness is built from. */
@@ -154,7 +155,8 @@ export async function composeHarness(options: ComposeOptions): Promise<ComposedH
     return {
       harness,
       policy,
-      hooks,
+      // The bundles' hooks on SessionStart, UserPromptSubmit, Stop... join the settings' ones.
+      hooks: bundles === undefined ? hooks : bundleAwareHooks(hooks, bundles),
       shell,
       loaded: () => entries.map(({ entry }) => entry),
       bundles,

@@ -2,7 +2,7 @@
 // Code plugin from the shared fixtures is added and listed; a weir bundle's tool answers in
 // `weir run` and is gone once removed; removing a bundle and /reload leave the harness exactly as
 // before (the conformance kit's snapshot).
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { diffSnapshots, snapshotHarness } from '@weir/core/testing';
@@ -66,6 +66,25 @@ describe('weir plugin', () => {
     expect((await weir(['plugin', 'remove', 'greeter'])).code).toBe(0);
     const gone = await weir(['run', 'call greet {"name":"Ada"}']);
     expect(gone.stdout + gone.stderr).toMatch(/TOOL_NOT_FOUND|not found|unknown tool/i);
+  }, 120_000);
+
+  it("a bundle's hooks outside a tool call run too: SessionStart in its folder, UserPromptSubmit adding context", async () => {
+    sandbox = makeSandbox();
+    const root = join(sandbox.home, '..', 'context-bundle');
+    mkdirSync(join(root, '.claude-plugin'), { recursive: true });
+    mkdirSync(join(root, 'hooks'));
+    writeFileSync(join(root, '.claude-plugin', 'plugin.json'), JSON.stringify({ name: 'context-bundle', version: '0.0.1' }));
+    const group = (command: string) => [{ hooks: [{ type: 'command', command }] }];
+    writeFileSync(
+      join(root, 'hooks', 'hooks.json'),
+      JSON.stringify({ hooks: { SessionStart: group('touch "$CLAUDE_PLUGIN_ROOT/started"'), UserPromptSubmit: group('echo "The build is green since Tuesday."') } }),
+    );
+    expect((await weir(['plugin', 'add', root])).stdout).toContain('Added plugin context-bundle (Claude Code plugin 0.0.1: hooks on SessionStart, UserPromptSubmit)');
+    const before = server.requests.length;
+    const answer = await weir(['run', 'how is the build?']);
+    expect(answer.code).toBe(0);
+    expect(existsSync(join(root, "started"))).toBe(true);
+    expect(JSON.stringify(server.requests.slice(before))).toContain('The build is green since Tuesday.');
   }, 120_000);
 
   it("a project's bundle waits for the project's trust", async () => {
