@@ -35,6 +35,9 @@ const MIGRATIONS: readonly ((schema: string) => string)[] = [
       hash text PRIMARY KEY,
       bytes bytea NOT NULL
     );`,
+  // When an append last wrote or reused the blob: garbage collection keeps blobs touched recently,
+  // so an append that reuses a blob between the collector's look and its delete keeps it.
+  (s) => `ALTER TABLE "${s}".blobs ADD COLUMN touched timestamptz NOT NULL DEFAULT now();`,
 ];
 
 /** The latest schema version this package knows. */

@@ -1,5 +1,5 @@
 import { deepFreeze, HarnessError, isHarnessError, type Logger, type SessionMeta, type SessionRecord } from '@weir/core';
-import { createSessionId, type CreateSessionOptions, type ForkSessionOptions, type OpenSessionOptions, type SessionStore, type SessionSummary } from '@weir/session';
+import { createSessionId, type BlobCollection, type CreateSessionOptions, type ForkSessionOptions, type OpenSessionOptions, type SessionStore, type SessionSummary } from '@weir/session';
 import { assertSessionId, blobRefsOf, byUpdatedDescending, encodeRecord, externalizeImages, inlineImages, planFork, prepareRecord, summarizeSession, type ImageBlob } from '@weir/session/store-kit';
 import type { Pool } from 'pg';
 import { decodeRecords } from './decode-records.js';
@@ -22,6 +22,8 @@ export interface PostgresSessionStoreOptions {
    * most. Default: 30 000.
    */
   readonly leaseMs?: number;
+  /** Blobs written or reused within this many ms are never collected (an append may be about to name them). Default: 60 000. */
+  readonly blobGraceMs?: number;
   readonly logger?: Logger;
   /** The clock for record times. Default: `new Date()`. */
   readonly now?: () => Date;
@@ -48,6 +50,7 @@ export function createPostgresSessionStore(options: PostgresSessionStoreOptions)
   const leaseMs = options.leaseMs ?? 30_000;
   if (!Number.isSafeInteger(leaseMs) || leaseMs < 100) throw new HarnessError('INVALID_SESSION_ID', `leaseMs must be an integer of at least 100, got ${leaseMs}.`);
   const sql = sessionQueries(schema);
+  const blobGraceMs = options.blobGraceMs ?? 60_000;
   if (pool.listenerCount('error') === 0) pool.on('error', (error) => logger.warn({ err: error }, 'session-postgres: an idle connection failed'));
 
   let migrated: Promise<unknown> | undefined;
@@ -87,6 +90,13 @@ export function createPostgresSessionStore(options: PostgresSessionStoreOptions)
     if (!decoded.ok) throw new HarnessError('SESSION_CORRUPT', `Session ${id} in PostgreSQL schema ${schema} is damaged at record ${decoded.line}: ${decoded.reason}. Nothing was changed.`);
     return Object.freeze([...(await resolveBlobs(decoded.records))]);
   };
+
+  async function collectGarbage(): Promise<BlobCollection> {
+    await ready();
+    const removed = (await pool.query(sql.collectBlobs, [blobGraceMs])).rowCount ?? 0;
+    const { rows } = await pool.query<{ n: number }>(sql.countBlobs);
+    return { removed, kept: rows[0]?.n ?? 0 };
+  }
 
   const writer = (id: string, epoch: number, records: readonly SessionRecord[]) => postgresWriter({ pool, sql, id, epoch, records, leaseMs, logger, now, storeBlobs });
 
@@ -144,6 +154,31 @@ export function createPostgresSessionStore(options: PostgresSessionStoreOptions)
       });
       return summaries.sort(byUpdatedDescending);
     },
+
+    async delete(id) {
+      assertSessionId(id);
+      await ready();
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        try {
+          const { rows } = await client.query<{ held: boolean | null }>(sql.lockForDelete, [id]);
+          if (rows.length === 0) throw new HarnessError('SESSION_NOT_FOUND', `No session ${id} in PostgreSQL schema ${schema}.`);
+          if (rows[0]!.held === true) throw new HarnessError('SESSION_LOCKED', `Session ${id} is open for writing (its lease runs): close it before deleting it.`);
+          await client.query(sql.deleteRecords, [id]);
+          await client.query(sql.deleteSession, [id]);
+          await client.query('COMMIT');
+        } catch (error) {
+          await client.query('ROLLBACK').catch(() => undefined);
+          throw error;
+        }
+      } finally {
+        client.release();
+      }
+      return collectGarbage();
+    },
+
+    collectGarbage,
 
     async fork(sourceId, fork: ForkSessionOptions = {}) {
       assertSessionId(sourceId);

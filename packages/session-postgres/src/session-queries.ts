@@ -44,7 +44,18 @@ export function sessionQueries(schema: string) {
       SELECT s.id, s.updated, array_agg(r.body ORDER BY r.seq) AS bodies
       FROM ${s}.sessions s JOIN ${s}.records r ON r.session_id = s.id GROUP BY s.id, s.updated`,
     /** $1 hash, $2 bytes. */
-    insertBlob: `INSERT INTO ${s}.blobs (hash, bytes) VALUES ($1, $2) ON CONFLICT (hash) DO NOTHING`,
+    insertBlob: `INSERT INTO ${s}.blobs (hash, bytes) VALUES ($1, $2) ON CONFLICT (hash) DO UPDATE SET touched = now()`,
+    /** $1 id: the session row, locked for a delete, with whether a writer holds it. */
+    lockForDelete: `SELECT lease_until > now() AS held FROM ${s}.sessions WHERE id = $1 FOR UPDATE`,
+    /** $1 id. */
+    deleteRecords: `DELETE FROM ${s}.records WHERE session_id = $1`,
+    /** $1 id. */
+    deleteSession: `DELETE FROM ${s}.sessions WHERE id = $1`,
+    /** $1 grace ms: blobs no record names, untouched for that long. */
+    collectBlobs: `
+      DELETE FROM ${s}.blobs b WHERE b.touched < now() - make_interval(secs => $1::double precision / 1000)
+      AND NOT EXISTS (SELECT 1 FROM ${s}.records r WHERE strpos(r.body, 'sha256:' || b.hash) > 0)`,
+    countBlobs: `SELECT count(*)::integer AS n FROM ${s}.blobs`,
     /** $1 hashes. */
     selectBlobs: `SELECT hash, bytes FROM ${s}.blobs WHERE hash = ANY($1::text[])`,
   };

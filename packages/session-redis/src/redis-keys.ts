@@ -7,6 +7,8 @@ export function redisKeys(prefix: string) {
     lease: (id: string) => `${of(id)}:lease`,
     sessions: `${prefix}sessions`,
     blob: (hex: string) => `${prefix}blob:${hex}`,
+    /** Sorted set: each blob's hex, scored by when an append last wrote or reused it (ms). */
+    blobsTouched: `${prefix}blobs:touched`,
   };
 }
 

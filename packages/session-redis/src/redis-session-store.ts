@@ -1,11 +1,11 @@
 import { deepFreeze, HarnessError, isHarnessError, type Logger, type SessionMeta, type SessionRecord } from '@weir/core';
-import { createSessionId, type CreateSessionOptions, type ForkSessionOptions, type OpenSessionOptions, type SessionStore, type SessionSummary } from '@weir/session';
+import { createSessionId, type BlobCollection, type CreateSessionOptions, type ForkSessionOptions, type OpenSessionOptions, type SessionStore, type SessionSummary } from '@weir/session';
 import { assertSessionId, blobRefsOf, byUpdatedDescending, encodeRecord, externalizeImages, inlineImages, planFork, prepareRecord, scanSessionLog, summarizeSession, type ImageBlob } from '@weir/session/store-kit';
 import type { Redis } from 'ioredis';
 import { checkDurability } from './check-durability.js';
 import { redisKeys } from './redis-keys.js';
 import { redisWriter } from './redis-writer.js';
-import { CREATE, OPEN, RELEASE } from './session-scripts.js';
+import { COLLECT_BLOB, CREATE, DELETE, OPEN, RELEASE } from './session-scripts.js';
 
 export interface RedisSessionStoreOptions {
   /** The connection (ioredis). The store never quits it. */
@@ -28,6 +28,8 @@ export interface RedisSessionStoreOptions {
   readonly replicas?: number;
   /** How long `WAIT` waits for those replicas, in ms. Default: 5 000. */
   readonly replicaTimeoutMs?: number;
+  /** Blobs written or reused within this many ms are never collected (an append may be about to name them). Default: 60 000. */
+  readonly blobGraceMs?: number;
   readonly logger?: Logger;
   /** The clock for record times. Default: `new Date()`. */
   readonly now?: () => Date;
@@ -72,9 +74,28 @@ export function createRedisSessionStore(options: RedisSessionStoreOptions): Sess
     if (acked < replicas) throw new Error(`only ${acked} of ${replicas} replicas confirmed the write within ${replicaTimeoutMs} ms`);
   };
 
+  const blobGraceMs = options.blobGraceMs ?? 60_000;
   const storeBlobs = async (blobs: readonly ImageBlob[]) => {
-    for (const blob of blobs) await redis.set(keys.blob(blob.hex), Buffer.from(blob.bytes), 'NX');
+    for (const blob of blobs) {
+      // Touched first: a collector that looks now keeps it.
+      await redis.zadd(keys.blobsTouched, Date.now(), blob.hex);
+      await redis.set(keys.blob(blob.hex), Buffer.from(blob.bytes), 'NX');
+    }
   };
+
+  async function collectGarbage(): Promise<BlobCollection> {
+    const cutoff = Date.now() - blobGraceMs;
+    const hexes = await redis.zrange(keys.blobsTouched, 0, -1);
+    const named = new Set<string>();
+    for (const id of await redis.smembers(keys.sessions)) {
+      for (const body of await redis.lrange(keys.records(id), 0, -1)) for (const match of body.matchAll(/sha256:([0-9a-f]{64})/g)) named.add(match[1]!);
+    }
+    let removed = 0;
+    for (const hex of hexes) {
+      if (!named.has(hex)) removed += Number(await redis.eval(COLLECT_BLOB, 2, keys.blob(hex), keys.blobsTouched, hex, cutoff));
+    }
+    return { removed, kept: hexes.length - removed };
+  }
 
   const decode = (id: string, bodies: readonly string[]) => {
     const scan = scanSessionLog(new TextEncoder().encode(bodies.map((body) => `${body}\n`).join('')), id);
@@ -169,6 +190,16 @@ export function createRedisSessionStore(options: RedisSessionStoreOptions): Sess
       }
       return summaries.sort(byUpdatedDescending);
     },
+
+    async delete(id) {
+      assertSessionId(id);
+      const outcome = Number(await redis.eval(DELETE, 3, keys.records(id), keys.lease(id), keys.sessions, id));
+      if (outcome === -1) throw new HarnessError('SESSION_NOT_FOUND', `No session ${id} in Redis.`);
+      if (outcome === 0) throw new HarnessError('SESSION_LOCKED', `Session ${id} is open for writing (its lease runs): close it before deleting it.`);
+      return collectGarbage();
+    },
+
+    collectGarbage,
 
     async fork(sourceId, fork: ForkSessionOptions = {}) {
       assertSessionId(sourceId);

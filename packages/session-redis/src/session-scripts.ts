@@ -54,3 +54,26 @@ return 1`;
 export const RELEASE = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
 return 1`;
+
+/**
+ * KEYS: records, lease, sessions set. ARGV: id. Removes the session's records unless a writer holds
+ * it; the epoch counter stays, so a session made again under this id gets larger epochs.
+ * Returns 1 when removed, 0 when held, -1 when there is no such session.
+ */
+export const DELETE = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
+if redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
+redis.call('DEL', KEYS[1])
+redis.call('SREM', KEYS[3], ARGV[1])
+return 1`;
+
+/**
+ * KEYS: blob, touched zset. ARGV: hex, cutoff ms. Removes the blob if it was last written or reused
+ * before the cutoff: an append reusing it re-scores it before pushing the record that names it.
+ */
+export const COLLECT_BLOB = `
+local touched = tonumber(redis.call('ZSCORE', KEYS[2], ARGV[1]) or '0')
+if touched >= tonumber(ARGV[2]) then return 0 end
+redis.call('DEL', KEYS[1])
+redis.call('ZREM', KEYS[2], ARGV[1])
+return 1`;
