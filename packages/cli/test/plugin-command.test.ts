@@ -2,6 +2,7 @@
 // Code plugin from the shared fixtures is added and listed; a weir bundle's tool answers in
 // `weir run` and is gone once removed; removing a bundle and /reload leave the harness exactly as
 // before (the conformance kit's snapshot).
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -66,6 +67,21 @@ describe('weir plugin', () => {
     expect((await weir(['plugin', 'remove', 'greeter'])).code).toBe(0);
     const gone = await weir(['run', 'call greet {"name":"Ada"}']);
     expect(gone.stdout + gone.stderr).toMatch(/TOOL_NOT_FOUND|not found|unknown tool/i);
+  }, 120_000);
+
+  it('installs an npm package (a packed tarball) into the weir home, and uninstalls it on remove', async () => {
+    sandbox = makeSandbox();
+    const source = writeGreeter(join(sandbox.home, '..', 'src'));
+    const packed = execFileSync('npm', ['pack', '--silent', '--pack-destination', join(sandbox.home, '..')], { cwd: source, encoding: 'utf8' }).trim();
+    const tarball = join(sandbox.home, '..', packed);
+    const added = await weir(['plugin', 'add', tarball]);
+    expect(added.stderr).toBe('');
+    const installed = join(sandbox.home, 'plugins', 'node_modules', 'greeter');
+    expect(added.stdout).toContain(`Added plugin greeter (weir bundle 0.1.0: 1 tool module) from ${installed}`);
+    expect((await weir(['run', 'call greet {"name":"Ada"}'])).stdout).toContain('greet said: Hello, Ada!');
+    expect((await weir(['plugin', 'list'])).stdout).toContain(`greeter  user  npm ${tarball}  ${installed}`);
+    expect((await weir(['plugin', 'remove', 'greeter'])).code).toBe(0);
+    expect(existsSync(installed)).toBe(false);
   }, 120_000);
 
   it("a bundle's hooks outside a tool call run too: SessionStart in its folder, UserPromptSubmit adding context", async () => {
