@@ -32,6 +32,7 @@ const CHECKS: Readonly<Record<string, Check>> = {
   approval_decision: (r) => {
     if (r.decision !== 'allow' && r.decision !== 'deny') return '"decision" must be "allow" or "deny"';
     if (!optional(r.message, isString)) return '"message" must be a string';
+    if (!optional(r.callKey, isString)) return '"callKey" must be a string';
     return fields(r, ['callId', 'toolName', 'argsHash']);
   },
   turn_end: (r) => (optional(r.reason, isString) ? undefined : '"reason" must be a string'),

@@ -109,25 +109,26 @@ describe('rebuildHistory', () => {
     expect(history.messages).toEqual([{ role: 'user', content: 'hi' }, expect.objectContaining({ role: 'assistant' }), answer('a')]);
   });
 
-  it('returns stored approval decisions by call id and arguments hash', () => {
+  it('returns stored approval decisions by call key and arguments hash', () => {
     const hash = argumentsHash({ path: 'a.txt' });
     const history = rebuildHistory(
-      log(calls('a'), { type: 'approval_decision', callId: 'a', toolName: 'write', argsHash: hash, decision: 'allow' }, started('a')),
+      log(calls('a'), { type: 'approval_decision', callId: 'a', callKey: 'key-a', toolName: 'write', argsHash: hash, decision: 'allow' }, started('a')),
     );
-    expect(history.approvals.find('a', hash)).toMatchObject({ decision: 'allow', toolName: 'write' });
-    expect(history.approvals.find('a', argumentsHash({ path: 'b.txt' }))).toBeUndefined();
-    expect(history.approvals.find('b', hash)).toBeUndefined();
+    expect(history.approvals.find('key-a', hash)).toMatchObject({ decision: 'allow', toolName: 'write' });
+    expect(history.approvals.find('key-a', argumentsHash({ path: 'b.txt' }))).toBeUndefined();
+    // The model's id is not the key: a lookup by it finds nothing.
+    expect(history.approvals.find('a', hash)).toBeUndefined();
     expect(history.approvals.size).toBe(1);
   });
 
   it('counts the last of two decisions for the same call and arguments', () => {
     const history = rebuildHistory(
       log(
-        { type: 'approval_decision', callId: 'a', toolName: 'write', argsHash: 'h', decision: 'allow' },
-        { type: 'approval_decision', callId: 'a', toolName: 'write', argsHash: 'h', decision: 'deny', message: 'changed my mind' },
+        { type: 'approval_decision', callId: 'a', callKey: 'key-a', toolName: 'write', argsHash: 'h', decision: 'allow' },
+        { type: 'approval_decision', callId: 'a', callKey: 'key-a', toolName: 'write', argsHash: 'h', decision: 'deny', message: 'changed my mind' },
       ),
     );
-    expect(history.approvals.find('a', 'h')).toMatchObject({ decision: 'deny', message: 'changed my mind' });
+    expect(history.approvals.find('key-a', 'h')).toMatchObject({ decision: 'deny', message: 'changed my mind' });
   });
 
   it('is empty and closed for a session with only its session record', () => {

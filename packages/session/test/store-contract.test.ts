@@ -52,7 +52,7 @@ const conversation: SessionEntry[] = [
       { id: 'call_2', name: 'read_file', arguments: '{"path":"b.txt"}' },
     ],
   }),
-  { type: 'approval_decision', callId: 'call_1', toolName: 'write_file', argsHash: 'h1', decision: 'allow' },
+  { type: 'approval_decision', callId: 'call_1', callKey: 'k1', toolName: 'write_file', argsHash: 'h1', decision: 'allow' },
   { type: 'tool_call_started', callId: 'call_1', toolName: 'write_file', arguments: { path: 'a\u2028.txt', content: TRICKY } },
   { type: 'tool_result', callId: 'call_1', toolName: 'write_file', ok: true, content: `wrote ${TRICKY}` },
   { type: 'tool_call_started', callId: 'call_2', toolName: 'read_file', arguments: { path: 'b.txt' } },
@@ -83,7 +83,7 @@ describe.each(stores)('%s session store', (_name, make) => {
     expect(history.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool', 'tool', 'assistant']);
     expect(history.messages[3]).toEqual({ role: 'tool', toolCallId: 'call_1', toolName: 'write_file', content: `wrote ${TRICKY}`, isError: false });
     expect(history.messages[4]).toMatchObject({ toolCallId: 'call_2', isError: true });
-    expect(history.approvals.find('call_1', 'h1')).toMatchObject({ decision: 'allow' });
+    expect(history.approvals.find('k1', 'h1')).toMatchObject({ decision: 'allow' });
     expect(history.turnOpen).toBe(false);
     await reopened.close();
   });

@@ -4,8 +4,13 @@ import type { SessionRecord } from './session-record.js';
 export type ApprovalDecisionRecord = Extract<SessionRecord, { type: 'approval_decision' }>;
 
 /**
- * The approval decisions of a session, looked up by call id and arguments hash together: an answer
- * given for other arguments never applies. When a call was answered twice, the last answer counts.
+ * The approval decisions of a session, looked up by call key and arguments hash together. The call
+ * key is the harness's own for one execution, recorded with the assistant message that asked for
+ * the call, so it survives a resume (the same call, re-run by `agent.resume()`, matches even if its
+ * model id changed), while a model id used again (a replayed or re-numbered `call_0`) never picks
+ * up an answer given to another call. An answer given for other arguments never applies either.
+ * A decision recorded before call keys were (no `callKey`) is never reused: that call is asked
+ * again. When a call was answered twice, the last answer counts.
  */
 export class ApprovalLedger {
   readonly #decisions = new Map<string, ApprovalDecisionRecord>();
@@ -14,14 +19,16 @@ export class ApprovalLedger {
   static from(records: readonly SessionRecord[]): ApprovalLedger {
     const ledger = new ApprovalLedger();
     for (const record of records) {
-      if (record.type === 'approval_decision') ledger.#decisions.set(key(record.callId, record.argsHash), record);
+      if (record.type === 'approval_decision' && typeof record.callKey === 'string' && record.callKey !== '') {
+        ledger.#decisions.set(key(record.callKey, record.argsHash), record);
+      }
     }
     return ledger;
   }
 
-  /** The stored decision for this call with exactly these arguments (see `argumentsHash`), or `undefined`. */
-  find(callId: string, argsHash: string): ApprovalDecisionRecord | undefined {
-    return this.#decisions.get(key(callId, argsHash));
+  /** The stored decision for this execution (its call key) with exactly these arguments (see `argumentsHash`), or `undefined`. */
+  find(callKey: string, argsHash: string): ApprovalDecisionRecord | undefined {
+    return this.#decisions.get(key(callKey, argsHash));
   }
 
   /** How many (call, arguments) pairs have a decision. */
@@ -30,5 +37,5 @@ export class ApprovalLedger {
   }
 }
 
-// NUL cannot occur in a hex hash, so the key is unambiguous whatever the call id holds.
-const key = (callId: string, argsHash: string) => `${argsHash}\u0000${callId}`;
+// NUL cannot occur in a hex hash, so the key is unambiguous whatever the call key holds.
+const key = (callKey: string, argsHash: string) => `${argsHash}\u0000${callKey}`;

@@ -35,10 +35,15 @@ export type SessionEntry =
       readonly parts?: readonly ContentPart[];
       readonly error?: { readonly code: string; readonly message: string };
     }
-  /** An approval answer, bound to the call and to the hash of the exact arguments it was shown. */
+  /**
+   * An approval answer, bound to the execution (its call key) and to the hash of the exact arguments
+   * it was shown. `callId` is the model's id, kept for reading; `callKey` is what a resume matches
+   * on (absent in sessions written before it: those answers are not reused).
+   */
   | {
       readonly type: 'approval_decision';
       readonly callId: string;
+      readonly callKey?: string;
       readonly toolName: string;
       readonly argsHash: string;
       readonly decision: 'allow' | 'deny';

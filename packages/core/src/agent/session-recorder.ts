@@ -92,7 +92,7 @@ export class SessionRecorder {
   #findApproval(key: ApprovalKey): ApprovalResponse | undefined {
     const given = this.#answers.get(answerKey(key));
     if (given !== undefined) return given;
-    const stored = this.#ledger.find(key.callId, key.argumentsHash);
+    const stored = this.#ledger.find(key.callKey, key.argumentsHash);
     if (stored === undefined || stored.toolName !== key.toolName) return undefined;
     return stored.message === undefined ? { decision: stored.decision } : { decision: stored.decision, message: stored.message };
   }
@@ -102,6 +102,7 @@ export class SessionRecorder {
       {
         type: 'approval_decision',
         callId: key.callId,
+        callKey: key.callKey,
         toolName: key.toolName,
         argsHash: key.argumentsHash,
         decision: response.decision,
@@ -139,4 +140,4 @@ export class SessionRecorder {
 }
 
 // NUL cannot occur in a hex hash, so the key is unambiguous whatever the call id holds.
-const answerKey = (key: ApprovalKey) => `${key.argumentsHash}\u0000${key.toolName}\u0000${key.callId}`;
+const answerKey = (key: ApprovalKey) => `${key.argumentsHash}\u0000${key.toolName}\u0000${key.callKey}`;
