@@ -149,7 +149,7 @@ export async function composeHarness(options: ComposeOptions): Promise<ComposedH
 
     const bundles = options.bundles === undefined
       ? undefined
-      : sessionBundles(harness, { ...options.bundles, workspace: options.workspace, logger: options.logger, onHookRun: (run) => tellHookRun(run, hookLabel(run.hook), options.say) });
+      : sessionBundles(harness, { ...options.bundles, workspace: options.workspace, logger: options.logger, ...(options.session === undefined ? {} : { session: options.session }), onHookRun: (run) => tellHookRun(run, hookLabel(run.hook), options.say) });
     await bundles?.load(options.say ?? (() => undefined));
 
     return {

@@ -93,7 +93,7 @@ describe('weir plugin', () => {
     const group = (command: string) => [{ hooks: [{ type: 'command', command }] }];
     writeFileSync(
       join(root, 'hooks', 'hooks.json'),
-      JSON.stringify({ hooks: { SessionStart: group('touch "$CLAUDE_PLUGIN_ROOT/started"'), UserPromptSubmit: group('echo "The build is green since Tuesday."') } }),
+      JSON.stringify({ hooks: { SessionStart: group('touch "$CLAUDE_PLUGIN_ROOT/started"'), UserPromptSubmit: group('cat > "$CLAUDE_PLUGIN_ROOT/prompt.json"; echo "The build is green since Tuesday."') } }),
     );
     expect((await weir(['plugin', 'add', root])).stdout).toContain('Added plugin context-bundle (Claude Code plugin 0.0.1: hooks on SessionStart, UserPromptSubmit)');
     const before = server.requests.length;
@@ -101,6 +101,8 @@ describe('weir plugin', () => {
     expect(answer.code).toBe(0);
     expect(existsSync(join(root, "started"))).toBe(true);
     expect(JSON.stringify(server.requests.slice(before))).toContain('The build is green since Tuesday.');
+    // The payload in Claude Code's shape, with the session weir opened.
+    expect(JSON.parse(readFileSync(join(root, 'prompt.json'), 'utf8'))).toMatchObject({ hook_event_name: 'UserPromptSubmit', prompt: 'how is the build?', session_id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
   }, 120_000);
 
   it("a project's bundle waits for the project's trust", async () => {

@@ -14,6 +14,8 @@ export interface LoadBundleOptions {
   readonly logger?: Logger;
   /** Told of each of its hooks' runs. */
   readonly onHookRun?: (run: HookRunRecord) => void;
+  /** The session its hooks are told about (`session_id`, `transcript_path`). */
+  readonly session?: () => { readonly id: string; readonly transcriptPath?: string } | undefined;
 }
 
 /** A bundle's parts, registered in a harness. */
@@ -62,6 +64,7 @@ export async function loadBundle(bundle: Bundle, harness: Harness, options: Load
       projectDir: options.projectDir,
       ...(options.logger === undefined ? {} : { logger: options.logger }),
       ...(options.onHookRun === undefined ? {} : { onRun: options.onHookRun }),
+      ...(options.session === undefined ? {} : { session: options.session }),
     });
     const setup = hooks.plugin.setup;
     // The CLI's own hooks plugin is named "hooks": each bundle's gets a name of its own.

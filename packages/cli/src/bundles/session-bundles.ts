@@ -11,6 +11,7 @@ export interface SessionBundlesOptions {
   readonly projectTrusted: boolean;
   readonly logger?: Logger;
   readonly onHookRun?: (run: HookRunRecord) => void;
+  readonly session?: () => { readonly id: string; readonly transcriptPath?: string } | undefined;
 }
 
 /** One recorded bundle in a session, loaded. */
@@ -54,6 +55,7 @@ export function sessionBundles(harness: Harness, options: SessionBundlesOptions)
               trusted,
               ...(options.logger === undefined ? {} : { logger: options.logger }),
               ...(options.onHookRun === undefined ? {} : { onHookRun: options.onHookRun }),
+              ...(options.session === undefined ? {} : { session: options.session }),
             });
             loaded.push({ ...one, scope: place.scope });
             if (!trusted) say(`[plugin] ${bundle.name} (${place.file}) is not run: this folder is not trusted`);
