@@ -8,6 +8,7 @@ import { oneLineError } from './one-line-error.js';
 import { untrustedProjectFiles } from './project-trust.js';
 import { resolveWorkspace } from './resolve-workspace.js';
 import { runSlashCommand } from './slash-commands.js';
+import { fileCommandPrompt } from './file-command.js';
 import { hookedTurn } from './hooked-turn.js';
 import type { StartedWeir } from './start-weir.js';
 import { terminalStyle } from './terminal-style.js';
@@ -144,7 +145,9 @@ export async function runInteractive(flags: CliFlags, env: NodeJS.ProcessEnv): P
         status = 1;
         break;
       }
-      if (line.startsWith('/')) {
+      // A command file's `/name args` is a turn with its prompt; any other `/` line is weir's own command.
+      const prompt = line.startsWith('/') ? await fileCommandPrompt(started, line, say) : line;
+      if (prompt === undefined) {
         const ask = async (question: string) => {
           const answer = await reader.read(question);
           return answer.kind === 'line' ? answer.line : undefined;
@@ -159,7 +162,7 @@ export async function runInteractive(flags: CliFlags, env: NodeJS.ProcessEnv): P
           say('[session] finishing the turn the last run left open');
           await started.agent.resume({ signal: turn.signal, onEvent });
         }
-        const result = await hookedTurn(started, line, { signal: turn.signal, onEvent }, say);
+        const result = await hookedTurn(started, prompt, { signal: turn.signal, onEvent }, say);
         if (result !== undefined) {
           turns.push(result);
           if (result.stopReason === 'aborted') say('[cancelled]');

@@ -4,10 +4,12 @@ import type { CliFlags } from './cli-flags.js';
 import { cliLogger } from './cli-logger.js';
 import { modelWaits } from './model-waits.js';
 import { resolveWorkspace } from './resolve-workspace.js';
+import { fileCommandPrompt } from './file-command.js';
 import { hookedTurn } from './hooked-turn.js';
 import { startWeir } from './start-weir.js';
 import { terminalStyle } from './terminal-style.js';
 import { turnPrinter } from './turn-printer.js';
+import { UsageError } from './usage-error.js';
 
 /** What a headless run answers when a call would ask: nobody is there, so it is denied. */
 export const HEADLESS_DENIAL = 'weir run is headless, so there is nobody to ask: the call was denied. An allow rule in .weir/settings.json or ~/.weir/settings.json, or --mode, lets such calls run.';
@@ -73,7 +75,13 @@ export async function runHeadless(flags: CliFlags, env: NodeJS.ProcessEnv): Prom
       status('[session] finishing the turn the last run left open');
       await started.agent.resume({ signal: stop.signal, onEvent }).finally(() => waits.stop());
     }
-    const result = await hookedTurn(started, prompt, { signal: stop.signal, onEvent }, status).finally(() => {
+    // `weir run "/name args"`: a command file's prompt. A path (`/etc/hosts ...`) has a second slash and stays a prompt.
+    const command = /^\/[^\s/]+(?:\s|$)/.test(prompt) ? await fileCommandPrompt(started, prompt, status) : prompt;
+    if (command === undefined) {
+      const names = started.extensions.commands.commands.map((file) => `/${file.name}`);
+      throw new UsageError(`${prompt.split(/\s/)[0]} is not a command file (in .weir/commands/ or ~/.weir/commands/); ${names.length === 0 ? 'there are none' : `the commands: ${names.join(', ')}`}. weir's own commands run in the interactive weir only.`);
+    }
+    const result = await hookedTurn(started, command, { signal: stop.signal, onEvent }, status).finally(() => {
       waits.stop();
       printer.finish();
     });

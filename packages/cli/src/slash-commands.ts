@@ -2,6 +2,7 @@ import type { TurnResult, Usage } from '@weir/core';
 import type { SafetyMode } from '@weir/safety';
 import type { ChosenModel } from './choose-model.js';
 import { oneLineError } from './one-line-error.js';
+import { contextLines } from './context-lines.js';
 import { hookListLines } from './hook-list.js';
 import { describeRewind } from './rewind-command.js';
 import type { StartedWeir } from './start-weir.js';
@@ -26,6 +27,7 @@ export const SLASH_COMMANDS: readonly (readonly [string, string])[] = [
   ['/tools', 'the tools the model can call, with their tier and where they come from'],
   ['/plugins', 'the plugins loaded, and what the config brought'],
   ['/hooks', 'every command hook of the settings files, where it comes from, and whether it runs'],
+  ['/context', 'the instructions (AGENTS.md), skills, command files and subagents loaded, from where, and their size'],
   ['/reload', "unload the config's plugins, MCP servers and plugin bundles and load them again, with the code now on disk"],
   ['/model', 'the model in use'],
   ['/mode [mode]', 'the safety mode; with a mode (read-only, ask, auto, allow-all-unsafe), switch to it'],
@@ -46,6 +48,10 @@ export async function runSlashCommand(line: string, context: SlashContext): Prom
     switch (command) {
       case '/help':
         for (const [name, what] of SLASH_COMMANDS) say(`  ${name.padEnd(13)} ${what}`);
+        for (const file of weir.extensions.commands.commands) {
+          const name = `/${file.name}${file.argumentHint === undefined ? '' : ` ${file.argumentHint}`}`;
+          say(`  ${name.padEnd(13)} ${file.description} (${file.source})`);
+        }
         say('  Anything else is a message to the model.');
         return 'continue';
       case '/tools': {
@@ -69,6 +75,9 @@ export async function runSlashCommand(line: string, context: SlashContext): Prom
         for (const line of hookListLines(weir.composed.hooks.hooks, hookLabel)) say(line);
         return 'continue';
       }
+      case '/context':
+        for (const line of contextLines(weir.extensions, weir.extensions.workspace)) say(line);
+        return 'continue';
       case '/reload': {
         say('[reload] reading the config again');
         const config = await weir.rereadConfig();

@@ -5,12 +5,14 @@ import type { Approver, SafetyMode, SafetySettings } from '@weir/safety';
 import type { SessionStore } from '@weir/session';
 import type { Checkpoints } from '@weir/tools-fs';
 import type { ChosenModel } from './choose-model.js';
+import { BUILTIN_COMMAND_NAMES } from './builtin-commands.js';
 import { composeHarness, type ComposedHarness } from './compose-harness.js';
 import { checkpointsDir, openSession, workspaceSessions, type SessionChoice } from './session-store.js';
 import { trustFolder } from './trust-folder.js';
 import { UsageError } from './usage-error.js';
 import { projectConfigFile, readWeirConfig, type WeirConfig } from './weir-config.js';
-import { userSettingsFile } from './weir-home.js';
+import { userSettingsFile, weirHome } from './weir-home.js';
+import { loadWorkspaceExtensions, useWorkspaceExtensions, type WorkspaceExtensions } from './workspace-extensions.js';
 
 /** What every weir session is started from. */
 export interface StartOptions {
@@ -48,6 +50,8 @@ export interface StartedWeir {
   readonly resetAgent: () => Promise<void>;
   /** The config whose plugins and servers are loaded, if any. */
   readonly config: WeirConfig | undefined;
+  /** The instructions, skills, commands and subagents read from the workspace and the weir home (`/context`). */
+  readonly extensions: WorkspaceExtensions;
   /** Reads the config again (for `/reload`): the same file, trust permitting. */
   readonly rereadConfig: () => Promise<WeirConfig | undefined>;
   readonly close: () => Promise<void>;
@@ -127,6 +131,11 @@ export async function startWeir(options: StartOptions): Promise<StartedWeir> {
   const notRun = composed.hooks.hooks.filter((hook) => hook.skipped !== undefined).length;
   if (notRun > 0) options.say(`[hooks] ${notRun} hook${notRun === 1 ? '' : 's'} will not run (/hooks says why)`);
   try {
+    // AGENTS.md, skills, commands and agents: Claude Code's files too under the compat switch.
+    const extensions = await loadWorkspaceExtensions({ workspace: options.workspace, home: weirHome(options.env), claude: settings.compat.claude, reservedCommands: BUILTIN_COMMAND_NAMES });
+    const unread = [extensions.instructions, extensions.skills, extensions.commands, extensions.agents].reduce((sum, loaded) => sum + loaded.problems.filter((problem) => problem.reason.startsWith('not loaded')).length, 0);
+    if (unread > 0) options.say(`[context] ${unread} file${unread === 1 ? ' was' : 's were'} not loaded (/context says why)`);
+    for (const cut of extensions.instructions.cuts) options.say(`[context] ${cut}`);
     const store = await workspaceSessions(options.workspace);
     const { session, resumed } = await openSession(store, options.session, options.say);
     opened = session;
@@ -141,8 +150,9 @@ export async function startWeir(options: StartOptions): Promise<StartedWeir> {
       const { createAgent } = await import('@weir/core');
       // SessionStart hooks' context joins the system message of a new session.
       const start = await composed.hooks.events.sessionStart(resumed ? 'resume' : 'startup');
-      const system = start.context === undefined ? systemPrompt(options.workspace) : `${systemPrompt(options.workspace)}\n\n${start.context}`;
+      const system = [systemPrompt(options.workspace), extensions.systemText, start.context ?? ''].filter((part) => part !== '').join('\n\n');
       const model = await options.model.load();
+      await useWorkspaceExtensions(composed.harness, extensions, model, options.say);
       const newAgent = () => createAgent({ model, harness: composed.harness, session, system });
       const kept = checkpoints;
       const started: StartedWeir = {
@@ -156,6 +166,7 @@ export async function startWeir(options: StartOptions): Promise<StartedWeir> {
           started.agent = newAgent();
         },
         config,
+        extensions,
         rereadConfig: readConfig,
         close: async () => {
           await composed.hooks.events.sessionEnd('prompt_input_exit').catch(() => undefined);
