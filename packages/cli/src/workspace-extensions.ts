@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { Harness, LanguageModel } from '@weir/core';
-import type { Command, LoadedAgents, LoadedCommands, LoadedSkills, NestedInstructions, ProjectInstructions, ToolNarrowing } from '@weir/extensions';
+import type { Command, ExtensionRoot, LoadedAgents, LoadedCommands, LoadedSkills, NestedInstructions, ProjectInstructions, ToolNarrowing } from '@weir/extensions';
 
 /** What the CLI read from the workspace and the weir home: instructions, skills, commands, agents. */
 export interface WorkspaceExtensions {
@@ -29,6 +29,8 @@ export interface ExtensionPlaces {
   readonly claude: boolean;
   /** The CLI's own slash commands, which a file never replaces. */
   readonly reservedCommands: readonly string[];
+  /** More folders, read after the project's, the person's and Claude Code's (a plugin bundle's, labelled `plugin <name>`). */
+  readonly more?: { readonly skills?: readonly ExtensionRoot[]; readonly commands?: readonly ExtensionRoot[]; readonly agents?: readonly ExtensionRoot[] };
 }
 
 /**
@@ -42,10 +44,11 @@ export async function loadWorkspaceExtensions(places: ExtensionPlaces): Promise<
   const ext = await import('@weir/extensions');
   const { workspace, home, claude } = places;
   const fileNames = ext.instructionFileNames({ claude });
-  const roots = (kind: string) => [
+  const roots = (kind: 'skills' | 'commands' | 'agents') => [
     { dir: join(workspace, '.weir', kind), source: 'project' },
     { dir: join(home, kind), source: 'user' },
     ...(claude ? [{ dir: join(workspace, '.claude', kind), source: 'claude (project)' }] : []),
+    ...(places.more?.[kind] ?? []),
   ];
   const [instructions, skills, commands, agents] = await Promise.all([
     ext.loadProjectInstructions({ workspace, userDir: home, fileNames }),
