@@ -72,7 +72,7 @@ export interface ComposedHarness {
  * file and the entry; what was loaded is unloaded again.
  */
 export async function composeHarness(options: ComposeOptions): Promise<ComposedHarness> {
-  const [{ fsTools }, { safety, hookLayers }, { commandHooks, hookLabel }] = await Promise.all([import('@weir/tools-fs'), import('@weir/safety'), import('@weir/hooks')]);
+  const [{ fsTools }, { safety, hookLayers, networkAllowOf }, { commandHooks, hookLabel }] = await Promise.all([import('@weir/tools-fs'), import('@weir/safety'), import('@weir/hooks')]);
   const hooks = commandHooks({
     layers: hookLayers(options.settings),
     projectDir: options.workspace,
@@ -85,7 +85,8 @@ export async function composeHarness(options: ComposeOptions): Promise<ComposedH
   const harness = createHarness({ logger: options.logger, ...(longest > 25_000 ? { hookTimeoutMs: longest + 5_000 } : {}) });
   try {
     await harness.use(fsTools({ root: options.workspace, write: true }));
-    const shell = await loadShell(harness, { workspace: options.workspace, hidden: shellHiddenPaths(options.settings), off: options.noShell === true, say: options.say });
+    const networkAllow = [...new Set([...networkAllowOf(options.settings), ...(options.config?.shellNetworkAllow ?? [])])];
+    const shell = await loadShell(harness, { workspace: options.workspace, hidden: shellHiddenPaths(options.settings), networkAllow, off: options.noShell === true, say: options.say });
     // The person is told an approval waits (Notification hooks), then asked.
     const approver: Approver = (request) => {
       void hooks.events.notification(`weir needs your approval for ${request.toolName}`, 'permission_prompt').catch(() => undefined);

@@ -12,12 +12,20 @@ export type ShellState = { readonly on: true } | { readonly on: false; readonly 
  */
 export async function loadShell(
   harness: Harness,
-  options: { readonly workspace: string; readonly hidden: readonly string[]; readonly off: boolean; readonly say: ((line: string) => void) | undefined },
+  options: {
+    readonly workspace: string;
+    readonly hidden: readonly string[];
+    /** Hosts commands may reach through the sandbox's proxy (settings and config `network.allow`); empty: no network. */
+    readonly networkAllow?: readonly string[];
+    readonly off: boolean;
+    readonly say: ((line: string) => void) | undefined;
+  },
 ): Promise<ShellState> {
   if (options.off) return { on: false, why: 'asked' };
   const { shellTools } = await import('@weir/tools-shell');
   try {
-    await harness.use(shellTools({ root: options.workspace, hidden: options.hidden }));
+    const allow = options.networkAllow ?? [];
+    await harness.use(shellTools({ root: options.workspace, hidden: options.hidden, ...(allow.length === 0 ? {} : { network: { allow } }) }));
     return { on: true };
   } catch (error) {
     options.say?.(`[shell] off: ${shellOffReason(error)}; weir goes on without run_command (--no-shell, or "shell": false in weir.config.json, turns it off without this line)`);

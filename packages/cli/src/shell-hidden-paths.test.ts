@@ -2,7 +2,7 @@ import type { PermissionRule, SafetySettings, SettingsLayer } from '@weir/safety
 import { describe, expect, it } from 'vitest';
 import { shellHiddenPaths } from './shell-hidden-paths.js';
 
-const layer = (name: SettingsLayer['name'], rules: PermissionRule[]): SettingsLayer => ({ name, file: undefined, mode: undefined, rules, hooks: undefined });
+const layer = (name: SettingsLayer['name'], rules: PermissionRule[]): SettingsLayer => ({ name, file: undefined, mode: undefined, rules, hooks: undefined, networkAllow: [] });
 const settings = (user: PermissionRule[], project: PermissionRule[] = []): SafetySettings =>
   ({ managed: layer('managed', []), user: layer('user', user), project: layer('project', project), locked: false, projectTrusted: false, projectRoot: undefined, compat: { claude: false }, claude: [] }) as SafetySettings;
 

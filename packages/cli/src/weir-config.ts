@@ -23,6 +23,8 @@ export interface WeirConfig {
   readonly compat: { readonly claude: boolean };
   /** `"shell": false`: no `run_command` (the shell tool is loaded by default where its sandbox works). */
   readonly shell: boolean;
+  /** `"shell": { "network": { "allow": [...] } }`: hosts `run_command` may reach through its proxy (the settings' `network.allow` joins them). */
+  readonly shellNetworkAllow: readonly string[];
 }
 
 const TOP_KEYS = new Set(['$schema', 'plugins', 'mcpServers', 'compat', 'shell']);
@@ -99,8 +101,21 @@ export async function parseWeirConfig(parsed: unknown, file: string): Promise<We
     if (typeof value !== 'boolean') throw bad('"compat.claude"', 'must be true or false');
   }
   const shell = record.shell ?? true;
-  if (typeof shell !== 'boolean') throw bad('"shell"', 'must be true or false (false: no run_command)');
-  return { file, dir: dirname(file), plugins, servers, compat: { claude: (compat as { claude?: boolean }).claude === true }, shell };
+  const shellNetworkAllow = typeof shell === 'object' ? shellNetwork(shell, bad) : [];
+  if (typeof shell !== 'boolean' && typeof shell !== 'object') throw bad('"shell"', 'must be true, false (no run_command) or { "network": { "allow": [host names] } }');
+  return { file, dir: dirname(file), plugins, servers, compat: { claude: (compat as { claude?: boolean }).claude === true }, shell: shell !== false, shellNetworkAllow };
+}
+
+/** `"shell": { "network": { "allow": [...] } }`, checked; tools-shell checks each name when it loads. */
+function shellNetwork(shell: object | null, bad: (key: string, why: string) => ConfigError): string[] {
+  if (shell === null || Array.isArray(shell)) throw bad('"shell"', 'must be true, false or { "network": { "allow": [host names] } }');
+  for (const key of Object.keys(shell)) if (key !== 'network') throw bad(`"shell.${key}"`, 'is not a key weir knows (expected network)');
+  const network = (shell as { network?: unknown }).network ?? {};
+  if (typeof network !== 'object' || network === null || Array.isArray(network)) throw bad('"shell.network"', 'must be an object such as { "allow": ["registry.npmjs.org"] }');
+  for (const key of Object.keys(network)) if (key !== 'allow') throw bad(`"shell.network.${key}"`, 'is not a key weir knows (expected allow)');
+  const allow = (network as { allow?: unknown }).allow ?? [];
+  if (!Array.isArray(allow) || !allow.every((host) => typeof host === 'string' && host !== '')) throw bad('"shell.network.allow"', 'must be an array of host names such as "registry.npmjs.org" or "*.pypi.org"');
+  return allow as string[];
 }
 
 /** The project's config file in a workspace. */

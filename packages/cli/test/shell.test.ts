@@ -98,7 +98,22 @@ describe('the shell tool in weir', () => {
 
     writeFileSync(config, JSON.stringify({ shell: 'no' }));
     const bad = await run(['run', '--config', config, 'hello'], made);
-    expect(bad.stderr).toContain(`The config file ${config} is not valid: "shell" must be true or false (false: no run_command).`);
+    expect(bad.stderr).toContain(`The config file ${config} is not valid: "shell" must be true, false (no run_command) or { "network": { "allow": [host names] } }.`);
     expect(bad.code).not.toBe(0);
+  }, 120_000);
+
+  it('"shell": { "network": { "allow" } } and the settings\' network.allow let commands reach those names through the proxy, and no other', async () => {
+    const made = (sandbox = reachableSandbox());
+    writeFileSync(join(made.home, 'settings.json'), JSON.stringify({ network: { allow: ['from-settings.invalid'] }, safety: { rules: [{ allow: { tool: 'run_command', command: ['curl *'] } }] } }));
+    const config = join(made.workspace, '..', 'network.json');
+    writeFileSync(config, JSON.stringify({ shell: { network: { allow: ['from-config.invalid'] } } }));
+    const curled = await run(['run', '--config', config, command('curl -sS http://from-config.invalid/; curl -sS http://from-settings.invalid/; curl -sS http://elsewhere.invalid/')], made);
+    // Allowed by name, each is resolved by the proxy (and .invalid never resolves); any other name is refused unresolved.
+    expect(curled.stdout).toContain('network access to from-config.invalid:80 refused: it does not resolve');
+    expect(curled.stdout).toContain('network access to from-settings.invalid:80 refused: it does not resolve');
+    expect(curled.stdout).toContain('network access to elsewhere.invalid:80 refused: not in network.allow');
+    writeFileSync(config, JSON.stringify({ shell: { network: { allow: 'x' } } }));
+    const bad = await run(['run', '--config', config, 'hello'], made);
+    expect(bad.stderr).toContain(`The config file ${config} is not valid: "shell.network.allow" must be an array of host names such as "registry.npmjs.org" or "*.pypi.org".`);
   }, 120_000);
 });

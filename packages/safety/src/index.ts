@@ -1,6 +1,6 @@
 export { safety } from './safety.js';
 export type { SafetyOptions, SafetyPlugin } from './safety.js';
-export { CLAUDE_PROJECT_SETTINGS_FILES, hookLayers, loadSafetySettings, PROJECT_SETTINGS_FILE } from './settings/safety-settings.js';
+export { CLAUDE_PROJECT_SETTINGS_FILES, hookLayers, loadSafetySettings, networkAllowOf, PROJECT_SETTINGS_FILE } from './settings/safety-settings.js';
 export type { CompatSettings, HookSettingsLayer, SafetySettings, SettingsLayer, SettingsSources } from './settings/safety-settings.js';
 export { SafetyError, isSafetyError } from './safety-error.js';
 export type { SafetyErrorCode } from './safety-error.js';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '@weir/core';
 import { fsTools } from '@weir/tools-fs';
-import { isSafetyError, loadSafetySettings, safety, type Approver, type ApproverRequest, type SafetyOptions, type SafetyPlugin } from '@weir/safety';
+import { isSafetyError, loadSafetySettings, networkAllowOf, safety, type Approver, type ApproverRequest, type SafetyOptions, type SafetyPlugin } from '@weir/safety';
 import { makeFsWorkspace, visible, type FsWorkspace } from './support/fs-workspace.js';
 
 let ws: FsWorkspace;
@@ -200,5 +200,26 @@ describe('the mode switched at run time', () => {
     await harness.use(plugin);
     expect((await call('write_file', { path: 'a.txt', content: 'a' })).ok).toBe(false);
     expect(await ws.read('a.txt')).toBeUndefined();
+  });
+});
+
+describe('network.allow in the settings', () => {
+  it('joins managed, user and a trusted project; an untrusted project opens nothing; a lock keeps managed alone', async () => {
+    await writeJson(managedFile(), { network: { allow: ['registry.npmjs.org'] } });
+    await writeJson(userFile(), { network: { allow: ['*.pypi.org', 'registry.npmjs.org'] } });
+    await project({ network: { allow: ['evil.example'] } });
+    const read = () => loadSafetySettings({ user: userFile(), project: ws.root, managed: managedFile() });
+    expect(networkAllowOf(await read())).toEqual(['registry.npmjs.org', '*.pypi.org']);
+    await writeJson(userFile(), { network: { allow: ['*.pypi.org'] }, trustedFolders: [ws.root] });
+    expect(networkAllowOf(await read())).toEqual(['registry.npmjs.org', '*.pypi.org', 'evil.example']);
+    await writeJson(managedFile(), { safety: { locked: true }, network: { allow: ['registry.npmjs.org'] } });
+    expect(networkAllowOf(await read())).toEqual(['registry.npmjs.org']);
+  });
+
+  it('refuses a network section that is not { allow: [host names] }, naming the file', async () => {
+    await writeJson(userFile(), { network: { allow: 'github.com' } });
+    await expect(loadSafetySettings({ user: userFile() })).rejects.toThrow(`The settings file ${userFile()} is not valid: "network.allow" must be an array of host names`);
+    await writeJson(userFile(), { network: { hosts: [] } });
+    await expect(loadSafetySettings({ user: userFile() })).rejects.toThrow('unknown key "hosts" in "network" (expected allow)');
   });
 });

@@ -35,6 +35,8 @@ export interface SettingsLayer {
   readonly rules: readonly PermissionRule[];
   /** The layer's `hooks` section as written (`@weir/hooks` checks it); `undefined` when it has none. */
   readonly hooks: unknown;
+  /** `"network": { "allow": [...] }`: host names the shell sandbox may reach (`networkAllowOf` joins the layers). */
+  readonly networkAllow: readonly string[];
 }
 
 /** A settings layer's hooks, in the shape `commandHooks({ layers })` of `@weir/hooks` takes. */
@@ -71,9 +73,9 @@ export const PROJECT_SETTINGS_FILE = join('.weir', 'settings.json');
 
 const SAFETY_KEYS = new Set(['mode', 'rules', 'locked']);
 const TOP_KEYS: Readonly<Record<'managed' | 'user' | 'project', ReadonlySet<string>>> = {
-  managed: new Set(['safety', 'hooks']),
-  user: new Set(['safety', 'trustedFolders', 'hooks', 'compat']),
-  project: new Set(['safety', 'hooks']),
+  managed: new Set(['safety', 'hooks', 'network']),
+  user: new Set(['safety', 'trustedFolders', 'hooks', 'compat', 'network']),
+  project: new Set(['safety', 'hooks', 'network']),
 };
 
 /**
@@ -121,6 +123,17 @@ export function hookLayers(settings: SafetySettings): HookSettingsLayer[] {
 }
 
 /**
+ * The hosts the shell sandbox may reach, from every layer's `"network": { "allow": [...] }`: the
+ * managed and user layers, and the project's once its folder is trusted (an untrusted repository
+ * must not open the network). Under a locked managed file, the managed layer's alone. Hand them
+ * to `shellTools({ network: { allow } })`; an empty list means the network stays off.
+ */
+export function networkAllowOf(settings: SafetySettings): string[] {
+  const layers = settings.locked ? [settings.managed] : [settings.managed, settings.user, ...(settings.projectTrusted ? [settings.project] : [])];
+  return [...new Set(layers.flatMap((layer) => layer.networkAllow))];
+}
+
+/**
  * Another agent's file, read as it is: only its `hooks` matter to weir, the rest (its permissions,
  * model, env) is that agent's business and is not checked. Missing: `undefined`. Not JSON:
  * `INVALID_SETTINGS`, so hooks a user counts on never silently vanish.
@@ -140,7 +153,7 @@ async function readClaudeLayer(name: 'claude-project' | 'claude-local', file: st
     throw bad(file, `it is not JSON (${(error as Error).message})`);
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw bad(file, 'it must hold a JSON object');
-  return Object.freeze({ name, file, mode: undefined, rules: Object.freeze([]), hooks: (parsed as { hooks?: unknown }).hooks });
+  return Object.freeze({ name, file, mode: undefined, rules: Object.freeze([]), hooks: (parsed as { hooks?: unknown }).hooks, networkAllow: Object.freeze([]) });
 }
 
 interface RawLayer {
@@ -153,7 +166,7 @@ interface RawLayer {
 type WeirLayerName = 'managed' | 'user' | 'project';
 
 async function readLayer(name: WeirLayerName, file: string | undefined): Promise<RawLayer> {
-  const empty: RawLayer = { layer: Object.freeze({ name, file, mode: undefined, rules: Object.freeze([]), hooks: undefined }), locked: false, trustedFolders: [], compat: {} };
+  const empty: RawLayer = { layer: Object.freeze({ name, file, mode: undefined, rules: Object.freeze([]), hooks: undefined, networkAllow: Object.freeze([]) }), locked: false, trustedFolders: [], compat: {} };
   if (file === undefined) return empty;
   let text: string;
   try {
@@ -205,8 +218,13 @@ export function parseLayer(name: WeirLayerName, file: string, parsed: unknown): 
     if (typeof value !== 'boolean') throw bad(file, '"compat.claude" must be true or false');
   }
   if (record.hooks !== undefined && (typeof record.hooks !== 'object' || record.hooks === null || Array.isArray(record.hooks))) throw bad(file, '"hooks" must be an object of event names');
+  const network = record.network ?? { allow: [] };
+  if (typeof network !== 'object' || network === null || Array.isArray(network)) throw bad(file, '"network" must be an object such as { "allow": ["registry.npmjs.org"] }');
+  for (const key of Object.keys(network)) if (key !== 'allow') throw bad(file, `unknown key ${JSON.stringify(key)} in "network" (expected allow)`);
+  const networkAllow = (network as { allow?: unknown }).allow ?? [];
+  if (!Array.isArray(networkAllow) || !networkAllow.every((host) => typeof host === 'string' && host !== '')) throw bad(file, '"network.allow" must be an array of host names such as "registry.npmjs.org" or "*.pypi.org"');
   return {
-    layer: Object.freeze({ name, file, mode: safety.mode as SafetyMode | undefined, rules: Object.freeze([...rules]), hooks: record.hooks }),
+    layer: Object.freeze({ name, file, mode: safety.mode as SafetyMode | undefined, rules: Object.freeze([...rules]), hooks: record.hooks, networkAllow: Object.freeze([...networkAllow] as string[]) }),
     locked: safety.locked === true,
     trustedFolders,
     compat: compat as CompatSettings,
