@@ -172,6 +172,7 @@ export async function runInteractive(flags: CliFlags, env: NodeJS.ProcessEnv): P
         // A failed model call or session write: one line, and the session goes on.
         say(`[error] ${oneLineError(error)}`);
       } finally {
+        started.extensions.narrowing.dropPending();
         waits.stop();
         printer.finish();
         turn = undefined;

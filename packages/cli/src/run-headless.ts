@@ -82,6 +82,7 @@ export async function runHeadless(flags: CliFlags, env: NodeJS.ProcessEnv): Prom
       throw new UsageError(`${prompt.split(/\s/)[0]} is not a command file (in .weir/commands/ or ~/.weir/commands/); ${names.length === 0 ? 'there are none' : `the commands: ${names.join(', ')}`}. weir's own commands run in the interactive weir only.`);
     }
     const result = await hookedTurn(started, command, { signal: stop.signal, onEvent }, status).finally(() => {
+      started.extensions.narrowing.dropPending();
       waits.stop();
       printer.finish();
     });

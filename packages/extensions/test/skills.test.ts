@@ -233,3 +233,24 @@ describe('allowed-tools narrows, never widens', () => {
 });
 
 export type { Skill };
+
+describe('a narrowing for the next turn', () => {
+  it('applies from the next turn-start to that turn only, and dropPending keeps it from a later turn', async () => {
+    temp = tempDir();
+    temp.write('a.txt', 'a');
+    const narrowing = toolNarrowing('tool-narrowing', []);
+    const harness = createHarness();
+    await harness.use(fsTools({ root: temp.dir }));
+    await harness.use(narrowing.plugin);
+    const { parseToolList } = await import('@weir/extensions');
+    const find = () => createAgent({ model: createScriptedModel([{ toolCalls: [{ name: 'find_files', arguments: { pattern: '*.txt' } }] }, { text: 'ok' }]), harness }).turn('find');
+    const firstOk = (result: Awaited<ReturnType<typeof find>>) => result.steps.flatMap((step) => step.toolResults ?? []).map((r) => r.ok);
+    narrowing.narrowNextTurn({ by: 'the command /x', rules: parseToolList('Read', 'allowed-tools')! });
+    expect(firstOk(await find())).toEqual([false]);
+    expect(firstOk(await find())).toEqual([true]);
+    narrowing.narrowNextTurn({ by: 'the command /x', rules: parseToolList('Read', 'allowed-tools')! });
+    narrowing.dropPending();
+    expect(firstOk(await find())).toEqual([true]);
+    await harness.close();
+  });
+});

@@ -14,6 +14,8 @@ export interface ToolNarrowing {
   narrow(runId: string, narrowing: Narrowing): void;
   /** Narrows the next turn to start (a command's `allowed-tools`): it applies from that turn's `turn-start`. */
   narrowNextTurn(narrowing: Narrowing): void;
+  /** Drops what `narrowNextTurn` left when no turn started (a hook blocked the prompt): it must not narrow a later one. */
+  dropPending(): void;
   /** The narrowings on run `runId` now. */
   active(runId: string): readonly Narrowing[];
   /**
@@ -34,6 +36,9 @@ export function toolNarrowing(name: string, alwaysAllowed: readonly string[]): T
     narrow,
     narrowNextTurn: (narrowing) => {
       pending = [...pending, narrowing];
+    },
+    dropPending: () => {
+      pending = [];
     },
     active: (runId) => byRun.get(runId) ?? [],
     plugin: definePlugin({
