@@ -4,7 +4,7 @@ import type { CommandRunner } from './command-runner.js';
 import { KILL_GRACE_MS, type KillReason } from './run-process.js';
 import { resolveWorkingDirectory } from './workspace-mounts.js';
 import type { NetworkReport } from './network/network-log.js';
-import type { NetworkDecision } from './network/network-decision.js';
+import { addNetworkEvent, type ActiveSpan } from './network/network-span-events.js';
 
 /** The value of a `run_command` result. */
 export interface CommandResult {
@@ -37,8 +37,8 @@ export interface RunCommandDeps {
   readonly networkAllow?: readonly string[];
   /** The call may name more hosts (`network.perCallHosts`): adds the `network` parameter. */
   readonly perCallHosts?: boolean;
-  /** Reports each network decision of a call (span events); the log line is written here. */
-  readonly onNetwork?: (decision: NetworkDecision, exec: ToolExecution) => void;
+  /** The span active when a call starts (OpenTelemetry, when loaded): each network decision is an event on it. */
+  readonly activeSpan?: ActiveSpan;
 }
 
 /** The `run_command` tool (tier `dangerous`). A command that ran is a success carrying its exit code; only one that could not start fails. */
@@ -71,6 +71,8 @@ export function runCommandTool(deps: RunCommandDeps) {
     async execute(args, exec): Promise<CommandResult> {
       const cwd = await resolveWorkingDirectory(deps.root, args.cwd);
       const progress = (exec as ToolExecution & { readonly progress?: ProgressReporter }).progress;
+      // Taken now: the proxy decides in its own socket callbacks, outside the call's context.
+      const span = deps.activeSpan?.();
       const outcome = await deps.runner.run({
         command: args.command,
         cwd,
@@ -81,7 +83,7 @@ export function runCommandTool(deps: RunCommandDeps) {
         onNetwork: (decision) => {
           if (decision.allowed) exec.logger.info({ callId: exec.callId, host: decision.host, port: decision.port, address: decision.address }, 'tools-shell: network allowed');
           else exec.logger.warn({ callId: exec.callId, host: decision.host, port: decision.port, reason: decision.reason }, 'tools-shell: network refused');
-          deps.onNetwork?.(decision, exec);
+          addNetworkEvent(span, decision);
         },
       });
       return {

@@ -5,6 +5,7 @@ import { locateBubblewrap } from './locate-bubblewrap.js';
 import { probeSandbox, SandboxUnavailableError, unavailable } from './probe-sandbox.js';
 import { describeWorkspaceBlock, workspaceBlock } from './workspace-reach.js';
 import { runCommandTool } from './run-command-tool.js';
+import { loadActiveSpan } from './network/network-span-events.js';
 import { sandboxUser } from './sandbox-user.js';
 import { resolveShellOptions, type ShellToolsOptions } from './shell-options.js';
 
@@ -47,7 +48,8 @@ export function shellTools(options: ShellToolsOptions): Plugin {
           throw unavailable(describeWorkspaceBlock(root, user, blocked));
         }
       }
-      ctx.tools.register(runCommandTool({ runner, root, timeoutMs: resolved.timeoutMs, networkAllow: resolved.networkAllow?.entries, perCallHosts: resolved.networkAllow?.perCallHosts }));
+      const activeSpan = resolved.networkAllow === undefined ? undefined : await loadActiveSpan();
+      ctx.tools.register(runCommandTool({ runner, root, timeoutMs: resolved.timeoutMs, networkAllow: resolved.networkAllow?.entries, perCallHosts: resolved.networkAllow?.perCallHosts, activeSpan }));
       ctx.logger.debug({ root, sandboxed: runner.sandboxed, uid: user?.uid }, 'tools-shell: ready');
     },
   });

@@ -3,6 +3,9 @@ import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { context, trace } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import type { Logger } from '@weir/core';
 import type { CommandResult } from '@weir/tools-shell';
 import { shellFixture, type ShellFixture } from './support/shell-workspace.js';
@@ -110,6 +113,26 @@ describe('the filtered network (network.allow)', { timeout: 60_000 }, () => {
     const wildcard = await shell.run(`curl -sS ${url}`, { network: ['*.test'] });
     expect(wildcard.ok).toBe(false);
     if (!wildcard.ok) expect(wildcard.error.code).toBe('INVALID_ARGUMENTS');
+  });
+
+  it('reports each allowed and refused host as a span event on the span active when the call started', async () => {
+    const exporter = new InMemorySpanExporter();
+    context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+    trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }));
+    try {
+      await trace.getTracer('test').startActiveSpan('execute_tool run_command', async (span) => {
+        await shell.value(`curl -sS ${base()}/hello; curl -sS http://denied.test:${denied.port}/hello`);
+        span.end();
+      });
+      const events = exporter.getFinishedSpans()[0]!.events.filter((event) => event.name === 'weir.shell.network');
+      expect(events.map((event) => event.attributes)).toEqual([
+        { 'server.address': 'allowed.test', 'server.port': allowed.port, 'weir.network.decision': 'allow', 'network.peer.address': '127.0.0.1' },
+        { 'server.address': 'denied.test', 'server.port': denied.port, 'weir.network.decision': 'deny', 'weir.network.reason': 'not in network.allow' },
+      ]);
+    } finally {
+      trace.disable();
+      context.disable();
+    }
   });
 
   it('refuses a name not in the list, with the proxy answer naming it in the output and in the result', async () => {
