@@ -1,6 +1,7 @@
 export { mcpServer } from './mcp-server.js';
 export type { McpHttpServerOptions, McpServerCommonOptions, McpServerOptions, McpStdioServerOptions } from './mcp-server-options.js';
 export { McpServerError } from './mcp-server-error.js';
+export type { McpOAuthOptions } from './oauth/oauth-options.js';
 export type { McpServerErrorCode } from './mcp-server-error.js';
 export type { McpPart } from './mcp-content.js';
 export type { McpTierMap } from './resolve-tier.js';

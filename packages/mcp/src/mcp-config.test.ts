@@ -41,6 +41,18 @@ describe('parseMcpConfig', () => {
   });
 });
 
+describe('parseMcpConfig: oauth', () => {
+  it('reads "oauth": true or its options, a relative tokenFile from the folder, and refuses anything else', () => {
+    const parsed = parseMcpConfig({ mcpServers: { a: { url: 'https://a.example/mcp', oauth: true }, b: { url: 'https://b.example/mcp', oauth: { scope: 'read', redirectPort: 8765, tokenFile: 'b.json' } } } }, 'cfg', '/base');
+    expect(parsed).toEqual([
+      { name: 'a', url: 'https://a.example/mcp', oauth: true },
+      { name: 'b', url: 'https://b.example/mcp', oauth: { scope: 'read', redirectPort: 8765, tokenFile: '/base/b.json' } },
+    ]);
+    expect(() => parseMcpConfig({ mcpServers: { a: { url: 'https://a.example/mcp', oauth: { clientSecret: 'x' } } } }, 'cfg')).toThrow(/mcpServers\.a\.oauth: unknown key\(s\) "clientSecret"/);
+    expect(() => parseMcpConfig({ mcpServers: { a: { url: 'https://a.example/mcp', oauth: 'yes' } } }, 'cfg')).toThrow(McpConfigError);
+  });
+});
+
 describe('readMcpConfig', () => {
   it('reads a file; a relative cwd is taken from the file\'s folder', async () => {
     const path = join(dir, 'mcp.json');

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { McpServerOptions } from './mcp-server-options.js';
+import type { McpOAuthOptions } from './oauth/oauth-options.js';
 import { assertTierMap, type McpTierMap } from './resolve-tier.js';
 import { isServerName } from './tool-names.js';
 
@@ -11,12 +12,12 @@ export class McpConfigError extends Error {
 }
 
 const STDIO_KEYS = new Set(['command', 'args', 'env', 'cwd', 'type', 'tiers', 'disabled', 'timeoutMs', 'startTimeoutMs', 'idleTimeoutMs']);
-const HTTP_KEYS = new Set(['url', 'headers', 'type', 'tiers', 'disabled', 'timeoutMs', 'startTimeoutMs', 'idleTimeoutMs']);
+const HTTP_KEYS = new Set(['url', 'headers', 'oauth', 'type', 'tiers', 'disabled', 'timeoutMs', 'startTimeoutMs', 'idleTimeoutMs']);
 
 /**
  * Reads servers from the JSON shape most MCP clients share:
  * `{ "mcpServers": { "fs": { "command": "npx", "args": [...], "env": {...} }, "api": { "url": "https://..." } } }`.
- * Each key is the server's `name`. Also read: `cwd`, `headers`, `type` (`stdio`, `http`,
+ * Each key is the server's `name`. Also read: `cwd`, `headers`, `oauth` (`true` or `{ scope, redirectPort, tokenFile, loginTimeoutMs }`), `type` (`stdio`, `http`,
  * `streamable-http` or `sse`: the transport is chosen from `command`/`url` either way), `disabled:
  * true` (left out), and weir's own `tiers` and timeouts. A relative `cwd` is taken from `baseDir`.
  * Throws `McpConfigError` naming `source` and the entry on anything else.
@@ -52,6 +53,7 @@ export function parseMcpConfig(config: unknown, source = 'the MCP config', baseD
         ...common,
         url: string(entry.url, `${where}.url`),
         ...(entry.headers === undefined ? {} : { headers: stringRecord(entry.headers, `${where}.headers`) }),
+        ...(entry.oauth === undefined || entry.oauth === false ? {} : { oauth: oauthOf(entry.oauth, where, baseDir) }),
       });
     }
   }
@@ -73,6 +75,29 @@ export async function readMcpConfig(path: string): Promise<McpServerOptions[]> {
     throw new McpConfigError(`The MCP config ${path} is not valid JSON: ${(error as Error).message}`, { cause: error });
   }
   return parseMcpConfig(json, path, resolve(path, '..'));
+}
+
+const OAUTH_KEYS: ReadonlySet<string> = new Set(['scope', 'redirectPort', 'tokenFile', 'loginTimeoutMs']);
+
+/** `"oauth": true`, or `{ scope?, redirectPort?, tokenFile?, loginTimeoutMs? }` (a relative `tokenFile` from the file's folder). */
+function oauthOf(value: unknown, where: string, baseDir: string): true | McpOAuthOptions {
+  if (value === true) return true;
+  if (!isRecord(value)) throw new McpConfigError(`${where}.oauth: expected true or an object { scope?, redirectPort?, tokenFile?, loginTimeoutMs? }.`);
+  const unknown = Object.keys(value).filter((key) => !OAUTH_KEYS.has(key));
+  if (unknown.length > 0) throw new McpConfigError(`${where}.oauth: unknown key(s) ${unknown.map((key) => JSON.stringify(key)).join(', ')}.`);
+  const number = (key: string) => {
+    const entry = value[key];
+    if (entry !== undefined && typeof entry !== 'number') throw new McpConfigError(`${where}.oauth.${key} must be a number.`);
+    return entry as number | undefined;
+  };
+  const redirectPort = number('redirectPort');
+  const loginTimeoutMs = number('loginTimeoutMs');
+  return {
+    ...(value.scope === undefined ? {} : { scope: string(value.scope, `${where}.oauth.scope`) }),
+    ...(value.tokenFile === undefined ? {} : { tokenFile: resolve(baseDir, string(value.tokenFile, `${where}.oauth.tokenFile`)) }),
+    ...(redirectPort === undefined ? {} : { redirectPort }),
+    ...(loginTimeoutMs === undefined ? {} : { loginTimeoutMs }),
+  };
 }
 
 function tiersOf(tiers: unknown, where: string): { tiers?: McpTierMap } {

@@ -1,5 +1,5 @@
 /** Stable codes of a server that could not be reached. */
-export type McpServerErrorCode = 'MCP_START_FAILED' | 'MCP_START_TIMEOUT';
+export type McpServerErrorCode = 'MCP_START_FAILED' | 'MCP_START_TIMEOUT' | 'MCP_AUTH_FAILED';
 
 /**
  * A server that failed to start, crashed or hung during start-up. Its message names the server

@@ -1,3 +1,4 @@
+import { resolveOAuth, type McpOAuthOptions, type ResolvedOAuth } from './oauth/oauth-options.js';
 import { copyTierMap, type McpTierMap } from './resolve-tier.js';
 import { isServerName } from './tool-names.js';
 
@@ -30,6 +31,12 @@ export interface McpStdioServerOptions extends McpServerCommonOptions {
 export interface McpHttpServerOptions extends McpServerCommonOptions {
   readonly url: string | URL;
   readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * Log in with OAuth 2.1 when the server asks (a 401): discovery, dynamic client registration,
+   * authorization code with PKCE through the person's browser and a loopback redirect, refresh;
+   * the login is kept in the weir home (mode 0600). `true` for the defaults.
+   */
+  readonly oauth?: true | McpOAuthOptions;
 }
 
 export type McpServerOptions = McpStdioServerOptions | McpHttpServerOptions;
@@ -37,7 +44,7 @@ export type McpServerOptions = McpStdioServerOptions | McpHttpServerOptions;
 /** Options after validation, with every default applied. */
 export type ResolvedServerOptions = (
   | { readonly kind: 'stdio'; readonly command: string; readonly args: readonly string[]; readonly env: Readonly<Record<string, string>>; readonly cwd: string | undefined }
-  | { readonly kind: 'http'; readonly url: URL; readonly headers: Readonly<Record<string, string>> }
+  | { readonly kind: 'http'; readonly url: URL; readonly headers: Readonly<Record<string, string>>; readonly oauth: ResolvedOAuth | undefined }
 ) & {
   readonly name: string;
   readonly tiers: McpTierMap | undefined;
@@ -87,7 +94,8 @@ export function resolveServerOptions(options: McpServerOptions): ResolvedServerO
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`${where}: url must be http: or https:, got ${url.protocol}`);
   assertStringRecord(http.headers, 'headers', where);
-  return { ...common, kind: 'http', url, headers: { ...http.headers } };
+  const oauth = http.oauth === undefined ? undefined : resolveOAuth(http.oauth, name, url, where);
+  return { ...common, kind: 'http', url, headers: { ...http.headers }, oauth };
 }
 
 function inheritedEnv(): Record<string, string> {

@@ -5,6 +5,10 @@ import type { ClientSdk } from './load-sdk.js';
 import type { ResolvedServerOptions } from './mcp-server-options.js';
 import { McpServerError } from './mcp-server-error.js';
 import { StdioProcessTransport } from './stdio-process-transport.js';
+import type { ResolvedOAuth } from './oauth/oauth-options.js';
+import { listenForRedirect } from './oauth/redirect-listener.js';
+import { TokenStore } from './oauth/token-store.js';
+import { WeirOAuthProvider } from './oauth/weir-oauth-provider.js';
 
 /** Which wire a session uses. */
 export type McpTransportKind = 'stdio' | 'streamable-http' | 'sse';
@@ -57,6 +61,7 @@ export async function openMcpSession(options: ResolvedServerOptions, sdk: Client
   const shown = redactUrl(options.url);
   const describe = `the HTTP server "${options.name}" (${shown})`;
   const scrub = (text: string) => text.split(options.url.href).join(shown);
+  if (options.oauth !== undefined) return await connectWithLogin(options, options.oauth, sdk, handlers, requestInit, describe);
   try {
     const attempt = () => connect(options, sdk, handlers, new sdk.StreamableHTTPClientTransport(options.url, { requestInit }), 'streamable-http', describe, noStderr, noPid);
     try {
@@ -81,6 +86,53 @@ export async function openMcpSession(options: ResolvedServerOptions, sdk: Client
         { cause: new AggregateError([streamableError, sseError]) },
       );
     }
+  }
+}
+
+/**
+ * Streamable HTTP with an OAuth login (no HTTP+SSE fallback: a server that asks for OAuth speaks
+ * the newer transport). The SDK's `auth()` runs on each 401: with a stored token it refreshes;
+ * without one it discovers, registers and sends the person to log in, and the connect fails. Then
+ * the browser's code is awaited on the loopback redirect, exchanged, and the connect made again.
+ */
+async function connectWithLogin(
+  options: ResolvedServerOptions & { readonly kind: 'http' },
+  oauth: ResolvedOAuth,
+  sdk: ClientSdk,
+  handlers: SessionHandlers,
+  requestInit: RequestInit,
+  describe: string,
+): Promise<McpSession> {
+  const store = new TokenStore(oauth.tokenFile);
+  const listener = await listenForRedirect(oauth.redirectPort ?? portOf(store.read().redirectUri));
+  try {
+    const provider = new WeirOAuthProvider(store, oauth, listener);
+    const open = () => new sdk.StreamableHTTPClientTransport(options.url, { requestInit, authProvider: provider });
+    const first = open();
+    try {
+      return await connect(options, sdk, handlers, first, 'streamable-http', describe, noStderr, noPid);
+    } catch (error) {
+      if (provider.login === undefined) throw error;
+      let code: string;
+      try {
+        code = await provider.login;
+        await first.finishAuth(code);
+      } catch (loginError) {
+        throw new McpServerError('MCP_AUTH_FAILED', options.name, `Could not log in to ${describe}: ${message(loginError)}.`, '', { cause: loginError });
+      }
+      return await connect(options, sdk, handlers, open(), 'streamable-http', describe, noStderr, noPid);
+    }
+  } finally {
+    await listener.close();
+  }
+}
+
+function portOf(uri: string | undefined): number | undefined {
+  if (uri === undefined) return undefined;
+  try {
+    return Number(new URL(uri).port) || undefined;
+  } catch {
+    return undefined;
   }
 }
 

@@ -1,0 +1,166 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+
+/**
+ * A loopback OAuth 2.1 authorization server and an MCP resource server of the tests' own,
+ * written from the specifications (RFC 8414 metadata, RFC 7591 registration, RFC 7636 PKCE with
+ * S256 only, RFC 9728 protected-resource metadata, RFC 8707 resource indicators): every step the
+ * client takes is recorded, and the tests can revoke tokens or mint one for another audience.
+ */
+export interface OAuthWorld {
+  readonly mcpUrl: string;
+  readonly issuer: string;
+  /** What the servers saw, in order: `metadata`, `register`, `authorize`, `token:authorization_code`, `token:refresh_token`, `pkce-ok`, ... */
+  readonly log: string[];
+  /** Tokens issued: access token to its audience. */
+  readonly access: Map<string, { aud: string; revoked: boolean }>;
+  readonly refresh: Map<string, { aud: string; revoked: boolean }>;
+  /** Mints an access token for `aud` (another resource), as a confused or malicious server would hand out. */
+  mint(aud: string): string;
+  /** When set, the protected-resource metadata names this resource instead of the server's own URL. */
+  resourceOverride: string | undefined;
+  close(): Promise<void>;
+}
+
+async function listen(server: Server): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+const json = (response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) =>
+  response.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
+
+async function bodyOf(request: IncomingMessage): Promise<string> {
+  let text = '';
+  for await (const chunk of request) text += String(chunk);
+  return text;
+}
+
+export async function startOAuthWorld(): Promise<OAuthWorld> {
+  const log: string[] = [];
+  const clients = new Map<string, { redirect_uris: string[] }>();
+  const codes = new Map<string, { client: string; challenge: string; redirect: string; resource: string }>();
+  const access = new Map<string, { aud: string; revoked: boolean }>();
+  const refresh = new Map<string, { aud: string; revoked: boolean }>();
+  const token = (prefix: string) => `${prefix}-${randomBytes(12).toString('base64url')}`;
+  const issue = (aud: string) => {
+    const at = token('at');
+    const rt = token('rt');
+    access.set(at, { aud, revoked: false });
+    refresh.set(rt, { aud, revoked: false });
+    return { access_token: at, token_type: 'Bearer', expires_in: 3600, refresh_token: rt };
+  };
+
+  const as = createServer(async (request, response) => {
+    const url = new URL(request.url!, 'http://127.0.0.1');
+    if (url.pathname === '/.well-known/oauth-authorization-server') {
+      log.push('metadata');
+      return json(response, 200, {
+        issuer,
+        authorization_endpoint: `${issuer}/authorize`,
+        token_endpoint: `${issuer}/token`,
+        registration_endpoint: `${issuer}/register`,
+        response_types_supported: ['code'],
+        grant_types_supported: ['authorization_code', 'refresh_token'],
+        code_challenge_methods_supported: ['S256'],
+        token_endpoint_auth_methods_supported: ['none'],
+      });
+    }
+    if (url.pathname === '/register' && request.method === 'POST') {
+      const metadata = JSON.parse(await bodyOf(request)) as { redirect_uris: string[] };
+      const id = token('client');
+      clients.set(id, metadata);
+      log.push('register');
+      return json(response, 201, { ...metadata, client_id: id, client_id_issued_at: Math.floor(Date.now() / 1000) });
+    }
+    if (url.pathname === '/authorize') {
+      const q = url.searchParams;
+      const client = clients.get(q.get('client_id') ?? '');
+      const redirect = q.get('redirect_uri') ?? '';
+      if (client === undefined || !client.redirect_uris.includes(redirect)) return json(response, 400, { error: 'invalid_request', error_description: 'unknown client or redirect_uri' });
+      if (q.get('code_challenge_method') !== 'S256' || !q.get('code_challenge')) return json(response, 400, { error: 'invalid_request', error_description: 'PKCE S256 is required' });
+      log.push('authorize');
+      const code = token('code');
+      codes.set(code, { client: q.get('client_id')!, challenge: q.get('code_challenge')!, redirect, resource: q.get('resource') ?? '' });
+      const back = new URL(redirect);
+      back.searchParams.set('code', code);
+      back.searchParams.set('state', q.get('state') ?? '');
+      return response.writeHead(302, { location: back.href }).end();
+    }
+    if (url.pathname === '/token' && request.method === 'POST') {
+      const form = new URLSearchParams(await bodyOf(request));
+      const grant = form.get('grant_type');
+      log.push(`token:${grant}`);
+      if (grant === 'authorization_code') {
+        const entry = codes.get(form.get('code') ?? '');
+        codes.delete(form.get('code') ?? '');
+        if (entry === undefined || entry.client !== form.get('client_id') || entry.redirect !== form.get('redirect_uri')) return json(response, 400, { error: 'invalid_grant' });
+        const verifier = form.get('code_verifier') ?? '';
+        if (createHash('sha256').update(verifier).digest('base64url') !== entry.challenge) return json(response, 400, { error: 'invalid_grant', error_description: 'PKCE verification failed' });
+        log.push('pkce-ok');
+        return json(response, 200, issue(form.get('resource') ?? entry.resource));
+      }
+      if (grant === 'refresh_token') {
+        const entry = refresh.get(form.get('refresh_token') ?? '');
+        if (entry === undefined || entry.revoked) return json(response, 400, { error: 'invalid_grant', error_description: 'the refresh token is revoked' });
+        entry.revoked = true;
+        return json(response, 200, issue(entry.aud));
+      }
+      return json(response, 400, { error: 'unsupported_grant_type' });
+    }
+    json(response, 404, { error: 'not_found' });
+  });
+  const issuer = await listen(as);
+
+  const rs = createServer(async (request, response) => {
+    const url = new URL(request.url!, 'http://127.0.0.1');
+    if (url.pathname === '/.well-known/oauth-protected-resource/mcp') {
+      log.push('resource-metadata');
+      return json(response, 200, { resource: world.resourceOverride ?? mcpUrl, authorization_servers: [issuer], bearer_methods_supported: ['header'] });
+    }
+    if (url.pathname !== '/mcp') return json(response, 404, { error: 'not_found' });
+    const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
+    const grant = bearer === undefined ? undefined : access.get(bearer);
+    const challenge = `Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"`;
+    if (grant === undefined || grant.revoked || grant.aud !== mcpUrl) {
+      log.push(grant === undefined ? 'rs:401' : grant.revoked ? 'rs:401 revoked' : 'rs:401 audience');
+      return json(response, 401, { error: 'invalid_token' }, { 'www-authenticate': bearer === undefined ? challenge : `${challenge}, error="invalid_token"` });
+    }
+    // Stateless: a server and a transport per request, as the SDK's stateless example does.
+    const server = new McpServer({ name: 'oauth-test', version: '1.0.0' });
+    server.registerTool('whoami', { description: 'Says who is logged in.' }, () => ({ content: [{ type: 'text', text: 'logged in' }] }));
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    response.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(request, response, request.method === 'POST' ? JSON.parse(await bodyOf(request)) : undefined);
+  });
+  const origin = await listen(rs);
+  const mcpUrl = `${origin}/mcp`;
+
+  const world: OAuthWorld = {
+    resourceOverride: undefined,
+    mcpUrl,
+    issuer,
+    log,
+    access,
+    refresh,
+    mint: (aud) => {
+      const at = token('at');
+      access.set(at, { aud, revoked: false });
+      return at;
+    },
+    close: async () => {
+      for (const server of [as, rs]) {
+        server.closeAllConnections();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+      }
+    },
+  };
+  return world;
+}
