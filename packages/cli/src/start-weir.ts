@@ -6,6 +6,7 @@ import type { SessionStore } from '@weir/session';
 import type { Checkpoints } from '@weir/tools-fs';
 import type { ChosenModel } from './choose-model.js';
 import { BUILTIN_COMMAND_NAMES } from './builtin-commands.js';
+import { bundleRoots } from './bundles/bundle-roots.js';
 import { composeHarness, type ComposedHarness } from './compose-harness.js';
 import { checkpointsDir, openSession, workspaceSessions, type SessionChoice } from './session-store.js';
 import { trustFolder } from './trust-folder.js';
@@ -132,7 +133,14 @@ export async function startWeir(options: StartOptions): Promise<StartedWeir> {
   if (notRun > 0) options.say(`[hooks] ${notRun} hook${notRun === 1 ? '' : 's'} will not run (/hooks says why)`);
   try {
     // AGENTS.md, skills, commands and agents: Claude Code's files too under the compat switch.
-    const extensions = await loadWorkspaceExtensions({ workspace: options.workspace, home: weirHome(options.env), claude: settings.compat.claude, reservedCommands: BUILTIN_COMMAND_NAMES });
+    const extensions = await loadWorkspaceExtensions({
+      workspace: options.workspace,
+      home: weirHome(options.env),
+      claude: settings.compat.claude,
+      reservedCommands: BUILTIN_COMMAND_NAMES,
+      // The skills, commands and agents of the plugin bundles the session loaded.
+      ...(composed.bundles === undefined ? {} : { more: bundleRoots(composed.bundles.loaded().map((loaded) => loaded.bundle)) }),
+    });
     const unread = [extensions.instructions, extensions.skills, extensions.commands, extensions.agents].reduce((sum, loaded) => sum + loaded.problems.filter((problem) => problem.reason.startsWith('not loaded')).length, 0);
     if (unread > 0) options.say(`[context] ${unread} file${unread === 1 ? ' was' : 's were'} not loaded (/context says why)`);
     for (const cut of extensions.instructions.cuts) options.say(`[context] ${cut}`);

@@ -15,6 +15,7 @@ import { userRecords, writeBundleRecords } from '../src/bundles/bundle-records.j
 import { startModelServer, type ModelServer } from './support/model-server.js';
 import { makeSandbox, runWeir, type Sandbox } from './support/run-weir.js';
 
+const prReview = sharedFixture('claude-ecosystem/plugins/anthropics__claude-plugins-official/plugins/pr-review-toolkit', "running a real plugin's command");
 const hookify = sharedFixture('claude-ecosystem/plugins/anthropics__claude-plugins-official/plugins/hookify', 'adding a real Claude Code plugin');
 
 let sandbox: Sandbox;
@@ -56,6 +57,18 @@ describe('weir plugin', () => {
     expect(again.stderr).toMatch(/^\[error\] A plugin named "hookify" is already added .*weir plugin remove hookify\.\n$/);
     expect((await weir(['plugin', 'remove', 'hookify'])).code).toBe(0);
     expect((await weir(['plugin', 'list'])).stdout).toBe('No plugins added (weir plugin add <folder | npm package>).\n');
+  }, 120_000);
+
+  it.runIf(prReview)("a plugin's command runs: /review-pr of pr-review-toolkit in weir run, its arguments in the prompt the model gets", async () => {
+    sandbox = makeSandbox();
+    expect((await weir(['plugin', 'add', prReview!])).code).toBe(0);
+    const before = server.requests.length;
+    const result = await weir(['run', '/review-pr tests errors']);
+    expect(result.stderr).not.toMatch(/\[error\]/);
+    expect(result.code).toBe(0);
+    const sent = JSON.stringify(server.requests.slice(before));
+    expect(sent).toContain('# Comprehensive PR Review');
+    expect(sent).toContain('**Review Aspects (optional):** \\"tests errors\\"');
   }, 120_000);
 
   it("a bundle's tool answers in weir run once added, and is gone once removed", async () => {
