@@ -88,6 +88,11 @@ export function turnHookOf(harness: Harness): HarnessRuntime['hooks']['turn'] | 
   return runtimes.get(harness)?.hooks.turn;
 }
 
+/** The `modelCall` hook of a harness made by `createHarness`, for the agent loop. */
+export function modelCallHookOf(harness: Harness): HarnessRuntime['hooks']['modelCall'] | undefined {
+  return runtimes.get(harness)?.hooks.modelCall;
+}
+
 /** Creates a harness: an empty registry, the six hooks, no guards, no approver, no sandbox. */
 export function createHarness(options: HarnessOptions = {}): Harness {
   const runtime: HarnessRuntime = {

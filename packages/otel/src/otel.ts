@@ -77,6 +77,7 @@ export function otel(options: OtelOptions = {}): OtelPlugin {
       const turns = new TurnSpans(settings);
       const calls = new ToolSpans(settings, turns);
       ctx.hooks.turn.tap(turns.onTurn);
+      ctx.hooks.modelCall.tap(turns.wrapModelCall);
       ctx.hooks.call.tap(calls.onCall);
       // Running bodies inside their span costs an execute tap on every call: only when spans can be
       // recorded (a tracer was given, or an SDK was registered before this setup).

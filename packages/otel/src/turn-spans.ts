@@ -1,5 +1,5 @@
 import type { Context, Span } from '@opentelemetry/api';
-import type { TurnEvent, TurnInfo, Usage } from '@weir/core';
+import type { ModelCallRun, TurnEvent, TurnInfo, Usage } from '@weir/core';
 import { errorType } from './error-type.js';
 import { messagesJson, responseJson, userTextJson } from './content.js';
 import { splitModelId } from './model-id.js';
@@ -29,6 +29,7 @@ interface OpenStep {
  * `invoke_agent {agent}` per turn (parent: the context active when the turn started) and
  * `chat {model}` per model call, a child of its turn. The tool calls a model call asked for are
  * children of its `chat` span (`parentOf`), so the tree reads turn, step, calls, in call order.
+ * The model call itself runs in its `chat` span's context (`wrapModelCall`).
  */
 export class TurnSpans {
   readonly #settings: TracingSettings;
@@ -48,6 +49,18 @@ export class TurnSpans {
     const turn = this.#turns.get(runId);
     return turn === undefined ? undefined : (turn.step?.context ?? turn.context);
   }
+
+  /**
+   * The `modelCall` wrap: the call runs with its `chat` span as the active context, so a span a
+   * provider's own instrumentation starts inside the model's request or stream is its child.
+   * Outside a traced turn (no open step) the call is left as it is.
+   */
+  readonly wrapModelCall = (run: ModelCallRun, info: TurnInfo): ModelCallRun | undefined => {
+    const step = this.#turns.get(info.run.id)?.step;
+    if (step === undefined || !step.open) return undefined;
+    const { api } = this.#settings;
+    return () => api.context.with(step.context, run);
+  };
 
   readonly onTurn = (event: TurnEvent, info: TurnInfo): void => {
     const { api, tracer, captureContent, agentName, instruments } = this.#settings;

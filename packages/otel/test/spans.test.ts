@@ -1,6 +1,6 @@
 import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { createAgent, createHarness, definePlugin, fallbackModel, type ToolCall } from '@weir/core';
+import { createAgent, createHarness, definePlugin, fallbackModel, type LanguageModel, type ToolCall } from '@weir/core';
 import { diffSnapshots, snapshotHarness } from '@weir/core/testing';
 import { createScriptedModel } from '@weir/llm-mock';
 import { otel } from '@weir/otel';
@@ -241,6 +241,40 @@ describe('agent turn spans: invoke_agent, chat per model call, the tool spans un
       expect(isChildOf(tool, first!)).toBe(true);
       expect(tool.attributes['weir.run.id']).toBe(turn.attributes['weir.run.id']);
     }
+  });
+
+  it("a provider's own span, started inside the model call or its stream, is a child of the chat span", async () => {
+    const sdk = memoryTracing();
+    const { harness } = await tracedHarness({ tracer: sdk.tracer });
+    // What a provider SDK's instrumentation does: a span in the active context, after an await.
+    const providerSpan = async (name: string) => {
+      await new Promise((resolve) => setImmediate(resolve));
+      sdk.tracer.startSpan(name).end();
+    };
+    const model: LanguageModel = {
+      id: 'mock:instrumented',
+      async complete() {
+        await providerSpan('POST /v1/complete');
+        return { text: 'Whole.', toolCalls: [], finishReason: 'stop' };
+      },
+      async *stream() {
+        await providerSpan('POST /v1/stream');
+        yield { type: 'text-delta', text: 'Str' };
+        await providerSpan('stream chunk');
+        yield { type: 'finish', response: { text: 'Streamed.', toolCalls: [], finishReason: 'stop' } };
+      },
+    };
+    const agent = createAgent({ model, harness });
+    await agent.turn('whole');
+    await agent.turn('streamed', { stream: true, onEvent: () => undefined });
+    const chats = sdk.spans().filter((span) => span.name === 'chat instrumented');
+    expect(chats).toHaveLength(2);
+    const [whole, streamed] = chats;
+    expect(isChildOf(sdk.named('POST /v1/complete'), whole!)).toBe(true);
+    expect(isChildOf(sdk.named('POST /v1/stream'), streamed!)).toBe(true);
+    expect(isChildOf(sdk.named('stream chunk'), streamed!)).toBe(true);
+    // Around the call only: the turn's own context is back once the model answered.
+    expect(trace.getActiveSpan()).toBeUndefined();
   });
 
   it('a failing model call: the chat span and the turn carry error.type, the turn rejects as before', async () => {

@@ -3,6 +3,7 @@ export type { Agent, AgentOptions, OutputTurnOptions, OutputTurnResult, TurnOpti
 export type { AgentEvent, AgentEventListener } from './agent-event.js';
 export type { AgentStep, StopReason, TurnResult } from './turn-result.js';
 export type { TurnEvent, TurnInfo } from './turn-event.js';
+export type { ModelCallRun } from './model-call-wrap.js';
 export type { Budget, BudgetName, ModelPrice } from './budget.js';
 export { fallbackModel, isRetryableModelError } from './fallback-model.js';
 export type { FallbackOptions } from './fallback-model.js';

@@ -1,4 +1,4 @@
-import { turnHookOf, type ExecuteManyOptions, type Harness, type ProgressListener } from '../harness.js';
+import { modelCallHookOf, turnHookOf, type ExecuteManyOptions, type Harness, type ProgressListener } from '../harness.js';
 import { hasTaps } from '../plugins/hooks.js';
 import { since } from '../pipeline/call-event.js';
 import type { TurnEvent, TurnInfo } from './turn-event.js';
@@ -14,6 +14,7 @@ import { newCallKey } from '../pipeline/call-key.js';
 import { normalizeToolCalls } from './normalize-tool-calls.js';
 import type { AgentEvent } from './agent-event.js';
 import { callModel } from './call-model.js';
+import type { ModelCallRun } from './model-call-wrap.js';
 import type { SessionRecorder } from './session-recorder.js';
 import { notExecutedResults, toolMessage } from './tool-messages.js';
 import type { AgentStep, StopReason, TurnResult } from './turn-result.js';
@@ -86,6 +87,8 @@ export async function runTurn(context: TurnContext, input: TurnInput): Promise<T
   let lastText = '';
   // The `turn` observers (tracing), read once: an unobserved turn builds no event and reads no clock.
   const tell = observeTurn(context, options.run);
+  // The `modelCall` wraps (a tracing context around each call), read once: none, no closure per call.
+  const wrap = modelCallWrap(context, options.run);
   const began = tell === undefined ? 0 : performance.now();
 
   const end = async (stopReason: StopReason, extra?: { readonly budget?: BudgetName; readonly output?: unknown }): Promise<TurnResult> => {
@@ -139,7 +142,7 @@ export async function runTurn(context: TurnContext, input: TurnInput): Promise<T
             : await planStep(context, policies, index);
       }
 
-      const answered = await think(context, index, tell, planned);
+      const answered = await think(context, index, tell, wrap, planned);
       if (answered === ABORTED) return await end('aborted');
       if (policies !== undefined) {
         const stepModel = planned?.model ?? context.model;
@@ -210,7 +213,7 @@ export async function runTurn(context: TurnContext, input: TurnInput): Promise<T
 }
 
 /** Phase 1: one model call over the whole history (the array itself, never a copy). */
-async function think(context: TurnContext, index: number, tell: TurnObserver | undefined, planned: PlannedStep | undefined): Promise<ModelResponse | typeof ABORTED> {
+async function think(context: TurnContext, index: number, tell: TurnObserver | undefined, wrap: ModelCallWrap | undefined, planned: PlannedStep | undefined): Promise<ModelResponse | typeof ABORTED> {
   const { harness, messages, signal, emit } = context;
   const model = planned === undefined ? context.model : planned.model;
   emit?.({ type: 'model-call-start', step: index });
@@ -225,7 +228,7 @@ async function think(context: TurnContext, index: number, tell: TurnObserver | u
   }
   let response: ModelResponse;
   try {
-    response = await callModel(model, request, onTextDelta);
+    response = wrap === undefined ? await callModel(model, request, onTextDelta) : await wrap(() => callModel(model, request, onTextDelta))();
   } catch (error) {
     const aborted = signal?.aborted === true;
     if (!aborted && !isHarnessError(error, 'INVALID_MODEL_RESPONSE')) {
@@ -260,6 +263,16 @@ function observeTurn(context: TurnContext, run: TurnInfo['run']): TurnObserver |
   if (hook === undefined || !hasTaps(hook)) return undefined;
   const info: TurnInfo = Object.freeze({ run, modelId: context.model.id, logger: context.harness.logger });
   return (event) => hook.call(Object.freeze(event), info);
+}
+
+type ModelCallWrap = (run: ModelCallRun) => ModelCallRun;
+
+/** The run of a model call as the `modelCall` taps wrap it; `undefined` when nobody taps the hook. */
+function modelCallWrap(context: TurnContext, run: TurnInfo['run']): ModelCallWrap | undefined {
+  const hook = modelCallHookOf(context.harness);
+  if (hook === undefined || !hasTaps(hook)) return undefined;
+  const info: TurnInfo = Object.freeze({ run, modelId: context.model.id, logger: context.harness.logger });
+  return (call) => hook.call(call, info) ?? call;
 }
 
 /** Phase 2: the answer's calls through the six stages, bounded concurrency, results in call order. */

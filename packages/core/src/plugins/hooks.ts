@@ -21,6 +21,7 @@ import type { ToolResult } from '../tools/tool-result.js';
 import type { CallEvent } from '../pipeline/call-event.js';
 import type { TurnEvent, TurnInfo } from '../agent/turn-event.js';
 import { adaptObserverTap } from './observer-tap.js';
+import { adaptModelCallTap, type ModelCallRun } from '../agent/model-call-wrap.js';
 
 type Returns<T> = T | undefined | Promise<T | undefined>;
 
@@ -61,6 +62,11 @@ export function createHooks() {
     call: adapt(new SyncHook<[CallEvent, CallContext], unknown>(['event', 'context'], 'tools/call'), adaptObserverTap('call', (context) => ({ logger: (context as CallContext).logger, fields: { callId: (context as CallContext).callId, tool: (context as CallContext).toolName } }))),
     /** Beside the stages: an agent turn's lifecycle and its model calls (request, response, usage), for tracing. */
     turn: adapt(new SyncHook<[TurnEvent, TurnInfo], unknown>(['event', 'turn'], 'agent/turn'), adaptObserverTap('turn', (turn) => ({ logger: (turn as TurnInfo).logger, fields: { runId: (turn as TurnInfo).run.id } }))),
+    /**
+     * Around each model call of a turn (after its `model-call-start`): a tap returns a run that calls
+     * the one it got, to run the call in a scope (a tracing context a provider's own spans nest under).
+     */
+    modelCall: adapt(new SyncWaterfallHook<[ModelCallRun, TurnInfo], ModelCallRun | undefined>(['run', 'turn'], 'agent/model-call'), adaptModelCallTap),
   });
 }
 
@@ -71,7 +77,7 @@ export type HarnessHooks = ReturnType<typeof createHooks>;
 export const STAGES = Object.freeze(['prepareExecution', 'execute', 'createSuccessResult', 'postExecute', 'finalizeContent', 'result'] as const) satisfies readonly (keyof HarnessHooks & StageName)[];
 
 /** Every hook of a harness: the six stages, then the observer hooks beside them. */
-export const HOOK_NAMES = Object.freeze([...STAGES, 'progress', 'call', 'turn'] as const) satisfies readonly (keyof HarnessHooks)[];
+export const HOOK_NAMES = Object.freeze([...STAGES, 'progress', 'call', 'turn', 'modelCall'] as const) satisfies readonly (keyof HarnessHooks)[];
 
 const TAP_STATE = Symbol('weir.tapState');
 
