@@ -8,9 +8,11 @@
  */
 export const FORWARDER_SCRIPT = `import { connect, createServer } from 'node:net';
 const [socketPath, port] = process.argv.slice(2);
-const server = createServer({ allowHalfOpen: true }, (client) => {
+// Big stream buffers: fewer pauses (and so fewer wake-ups) per megabyte than the 16 KiB default.
+const highWaterMark = 1024 * 1024;
+const server = createServer({ allowHalfOpen: true, highWaterMark }, (client) => {
   client.setNoDelay(true);
-  const upstream = connect({ path: socketPath, allowHalfOpen: true });
+  const upstream = connect({ path: socketPath, allowHalfOpen: true, readableHighWaterMark: highWaterMark, writableHighWaterMark: highWaterMark });
   const cut = () => { client.destroy(); upstream.destroy(); };
   client.on('error', cut);
   upstream.on('error', cut);
