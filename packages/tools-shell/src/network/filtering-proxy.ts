@@ -80,14 +80,17 @@ export class FilteringProxy {
     const options: NetConnectOpts = { host: decision.address, port: decision.port, noDelay: true };
     const upstream = connect(Object.assign(options, { readableHighWaterMark: STREAM_BUFFER, writableHighWaterMark: STREAM_BUFFER }));
     this.#track(upstream);
+    // `upstream.connecting` is already false when a failed connect's error is emitted: keep our own flag.
+    let connected = false;
     upstream.once('connect', () => {
+      connected = true;
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
       if (head.length > 0) upstream.write(head);
       upstream.pipe(client);
       client.pipe(upstream);
     });
     upstream.once('error', (error) => {
-      if (upstream.connecting) refuseRaw(client, 502, `weir sandbox: ${decision.host}:${decision.port} is allowed but could not be reached (${(error as NodeJS.ErrnoException).code ?? error.message})`);
+      if (!connected) refuseRaw(client, 502, `weir sandbox: ${decision.host}:${decision.port} is allowed but could not be reached (${(error as NodeJS.ErrnoException).code ?? error.message})`);
       else client.destroy();
     });
     client.once('close', () => upstream.destroy());
