@@ -3,6 +3,8 @@
 // npm installs it with the packed @weir/core in place of the registry's, and the package's own
 // `npm test` (tsc, then node --test: the conformance kit, the tool, the skill's front matter) passes.
 // Called by run.mjs once the tarballs are installed in `app`; throws a one-line message on failure.
+// It is the slow step of the run (about 50 s on the shared 2-core machine, measured under load):
+// npm installs what a plugin author gets (typescript, @types/node, @changesets/cli) and tsc builds.
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 

@@ -173,7 +173,7 @@ export async function composeHarness(options: ComposeOptions): Promise<ComposedH
             say(`[reload] ${kind === 'plugin' ? `plugin "${config!.plugins[index]!.package}"` : `server ${config!.servers[index]!.name}`} did not load: ${oneLineError(error)}`);
           }
         }
-        await bundles?.load(say);
+        await bundles?.load(say, true);
       },
       close: () => harness.close(),
     };

@@ -164,6 +164,10 @@ describe('removing a bundle and /reload', () => {
       await writeBundleRecords(userRecords(sandbox.env), [{ name: 'greeter', source: 'folder', spec: root, root }]);
       await composed.reload(undefined, say);
       expect(composed.harness.tools.names()).toContain('greet');
+      // /reload imports the tool module again: the code now on disk answers.
+      writeFileSync(join(root, 'tools.mjs'), readFileSync(join(root, 'tools.mjs'), 'utf8').replace("'Hello, '", "'Hi again, '"));
+      await composed.reload(undefined, say);
+      expect(await composed.harness.executeToolCall({ id: 'g1', name: 'greet', arguments: { name: 'Ada' } })).toMatchObject({ ok: true, content: 'Hi again, Ada!' });
       expect(diffSnapshots(before, snapshotHarness(composed.harness))).toEqual([expect.stringMatching(/^tools: /), expect.stringMatching(/^plugins: /)]);
       await writeBundleRecords(userRecords(sandbox.env), []);
       await composed.reload(undefined, say);

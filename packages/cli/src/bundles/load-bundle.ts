@@ -1,3 +1,4 @@
+import { dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { definePlugin, HarnessError, isPlugin, type AsyncDisposer, type Harness, type Logger, type Plugin } from '@weir/core';
 import type { CommandHooks, HookRunRecord } from '@weir/hooks';
@@ -14,6 +15,8 @@ export interface LoadBundleOptions {
   readonly logger?: Logger;
   /** Told of each of its hooks' runs. */
   readonly onHookRun?: (run: HookRunRecord) => void;
+  /** Import the tool modules again with the code now on disk, their own imports too (`/reload`). */
+  readonly fresh?: boolean;
   /** The session its hooks are told about (`session_id`, `transcript_path`). */
   readonly session?: () => { readonly id: string; readonly transcriptPath?: string } | undefined;
 }
@@ -55,7 +58,7 @@ export async function loadBundle(bundle: Bundle, harness: Harness, options: Load
     }
   };
 
-  if (options.trusted) for (const module of bundle.tools) await use(`tools ${module}`, () => importToolModule(module));
+  if (options.trusted) for (const module of bundle.tools) await use(`tools ${module}`, () => importToolModule(module, options.fresh === true));
   let hooks: CommandHooks | undefined;
   if (bundle.hooks.length > 0) {
     const { commandHooks } = await import('@weir/hooks');
@@ -87,7 +90,11 @@ export async function loadBundle(bundle: Bundle, harness: Harness, options: Load
 }
 
 /** A bundle's tool module: its default export is a plugin, or a factory of one. */
-async function importToolModule(path: string): Promise<Plugin> {
+async function importToolModule(path: string, fresh: boolean): Promise<Plugin> {
+  if (fresh) {
+    const { freshImportPlugin } = await import('../fresh-import.js');
+    return freshImportPlugin(pathToFileURL(path).href, dirname(path), undefined);
+  }
   const module = (await import(pathToFileURL(path).href)) as { default?: unknown };
   const value = typeof module.default === 'function' ? (module.default as (options?: unknown) => unknown)(undefined) : module.default;
   const plugin = value instanceof Promise ? await value : value;

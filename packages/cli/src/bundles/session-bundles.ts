@@ -23,8 +23,11 @@ export interface SessionBundle extends LoadedBundle {
 export interface SessionBundles {
   /** In load order: the user's, then the project's. */
   loaded(): readonly SessionBundle[];
-  /** Reads the records and loads each bundle; one that fails is told to `say` and the others still load. Never rejects. */
-  load(say: (line: string) => void): Promise<void>;
+  /**
+   * Reads the records and loads each bundle (`fresh`: its tool modules imported again with the code
+   * now on disk); one that fails is told to `say` and the others still load. Never rejects.
+   */
+  load(say: (line: string) => void, fresh?: boolean): Promise<void>;
   /** Unloads every bundle, last first. Never rejects. */
   unload(say?: (line: string) => void): Promise<void>;
 }
@@ -38,7 +41,7 @@ export function sessionBundles(harness: Harness, options: SessionBundlesOptions)
   let loaded: SessionBundle[] = [];
   return {
     loaded: () => loaded,
-    async load(say) {
+    async load(say, fresh = false) {
       for (const [place, trusted] of [[userRecords(options.env), true], [projectRecords(options.workspace), options.projectTrusted]] as const) {
         let records;
         try {
@@ -53,6 +56,7 @@ export function sessionBundles(harness: Harness, options: SessionBundlesOptions)
             const one = await loadBundle(bundle, harness, {
               projectDir: options.workspace,
               trusted,
+              fresh,
               ...(options.logger === undefined ? {} : { logger: options.logger }),
               ...(options.onHookRun === undefined ? {} : { onHookRun: options.onHookRun }),
               ...(options.session === undefined ? {} : { session: options.session }),
