@@ -9,6 +9,7 @@ import { SLASH_COMMANDS } from '../src/slash-commands.js';
 import { loadWorkspaceExtensions } from '../src/workspace-extensions.js';
 import { startModelServer, type ModelServer } from './support/model-server.js';
 import { makeSandbox, runWeir, type Sandbox } from './support/run-weir.js';
+import { startTerminal, tmuxMissing, type Terminal } from './support/terminal.js';
 
 let sandbox: Sandbox;
 let server: ModelServer;
@@ -18,7 +19,12 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.close();
 });
-afterEach(() => sandbox?.remove());
+let terminal: Terminal | undefined;
+afterEach(() => {
+  terminal?.close();
+  terminal = undefined;
+  sandbox?.remove();
+});
 
 const put = (root: string, path: string, text: string) => {
   mkdirSync(dirname(join(root, path)), { recursive: true });
@@ -73,6 +79,24 @@ describe('weir run with project files', () => {
     const path = await run('/etc/hosts is a file');
     expect(path.code).toBe(0);
     expect(path.stdout).toContain('You said: /etc/hosts is a file');
+  }, 120_000);
+});
+
+describe.skipIf(tmuxMissing !== undefined)('weir, interactive, with project files', () => {
+  it('/help lists the command files, /context what loaded, and /peek notes.txt runs one', async () => {
+    sandbox = project();
+    terminal = startTerminal([], sandbox.workspace, { ...sandbox.env, OPENAI_BASE_URL: server.baseURL, OPENAI_MODEL: 'stand-in' });
+    const t = terminal;
+    await t.waitFor(/\[session\] \S+ new[\s\S]*^> /m);
+    await t.type('/help');
+    await t.waitFor(/\/peek <file>\s+Reads a file \(project\)/);
+    await t.type('/context');
+    await t.waitFor(/\[context\] skills: 1, their list \d+ bytes in the prompt[\s\S]*release {2}project {2}\.weir\/skills\/release\/SKILL\.md/);
+    await t.waitFor(/\.weir\/commands\/help\.md: not loaded: \/help is a command of weir's own/);
+    await t.type('/peek notes.txt');
+    await t.waitFor(/read_file said:[\s\S]*Buy milk\./);
+    await t.type('/exit');
+    await t.waitFor(/WEIR EXITED 0/);
   }, 120_000);
 });
 
