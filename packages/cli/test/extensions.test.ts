@@ -1,12 +1,13 @@
 // AGENTS.md, skills, command files and subagents in the CLI: what reaches the model's first
 // request, `weir run "/name args"`, a command's allowed-tools, and `/context`'s account.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BUILTIN_COMMAND_NAMES } from '../src/builtin-commands.js';
 import { contextLines } from '../src/context-lines.js';
 import { SLASH_COMMANDS } from '../src/slash-commands.js';
 import { loadWorkspaceExtensions } from '../src/workspace-extensions.js';
+import { sharedFixture } from '../../../test/shared-fixtures.js';
 import { startModelServer, type ModelServer } from './support/model-server.js';
 import { makeSandbox, runWeir, type Sandbox } from './support/run-weir.js';
 import { startTerminal, tmuxMissing, type Terminal } from './support/terminal.js';
@@ -79,6 +80,32 @@ describe('weir run with project files', () => {
     const path = await run('/etc/hosts is a file');
     expect(path.code).toBe(0);
     expect(path.stdout).toContain('You said: /etc/hosts is a file');
+  }, 120_000);
+});
+
+const showcase = sharedFixture('claude-ecosystem/plugins/_standalone-commands/ChrisWiles__claude-code-showcase/.claude', "a published .claude/commands folder runs with the compat switch");
+const safetyNet = sharedFixture('claude-ecosystem/agents-md/kenryu42__claude-code-safety-net', 'a published CLAUDE.md joins with the compat switch');
+
+describe.runIf(showcase !== undefined && safetyNet !== undefined)('weir run with Claude Code\'s files and the compat switch', () => {
+  it('the published /ticket command runs with its arguments, and AGENTS.md joins once though CLAUDE.md imports it', async () => {
+    sandbox = makeSandbox();
+    // Copied into the test's own temporary workspace, as a person's clone would hold them.
+    cpSync(showcase!, join(sandbox.workspace, '.claude'), { recursive: true });
+    cpSync(join(safetyNet!, 'AGENTS.md'), join(sandbox.workspace, 'AGENTS.md'));
+    cpSync(join(safetyNet!, 'CLAUDE.md'), join(sandbox.workspace, 'CLAUDE.md'));
+    const env = { ...sandbox.env, OPENAI_BASE_URL: server.baseURL, OPENAI_MODEL: 'stand-in' };
+    const off = await runWeir(['run', '/ticket PROJ-7'], { cwd: sandbox.workspace, env });
+    expect(off.code).toBe(2);
+    put(sandbox.home, 'settings.json', JSON.stringify({ compat: { claude: true } }));
+    const before = server.requests.length;
+    const on = await runWeir(['run', '/ticket PROJ-7'], { cwd: sandbox.workspace, env });
+    expect(on.code).toBe(0);
+    expect(on.stderr).toContain('[command] /ticket: only Read, Write, Edit, Glob, Grep, Bash(git:*), Bash(gh:*), Bash(npm:*), mcp__jira__*, mcp__github__*, mcp__linear__* run this turn');
+    expect(on.stdout).toContain('You said: # Ticket Workflow');
+    expect(on.stdout).toContain('Work on ticket: PROJ-7');
+    const system = String(server.requests[before]!.messages[0]!.content);
+    expect(system.match(/# Style Guide/g)).toHaveLength(1);
+    expect(system).toContain('(AGENTS.md: already included above)');
   }, 120_000);
 });
 
