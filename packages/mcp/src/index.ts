@@ -5,6 +5,8 @@ export type { McpOAuthOptions } from './oauth/oauth-options.js';
 export type { McpServerErrorCode } from './mcp-server-error.js';
 export type { McpPart } from './mcp-content.js';
 export type { McpTierMap } from './resolve-tier.js';
+export { mcpRoots } from './mcp-roots.js';
+export type { McpRoot, McpRoots } from './mcp-roots.js';
 
 export { serveHarness, MAX_HTTP_SESSIONS } from './serve-harness.js';
 export type { LoopbackHost, ServedHarness, ServeHarnessOptions } from './serve-harness.js';

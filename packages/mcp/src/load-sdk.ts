@@ -23,6 +23,7 @@ export interface ClientSdk {
   readonly ResultSchema: typeof TypesModule.ResultSchema;
   readonly ToolListChangedNotificationSchema: typeof TypesModule.ToolListChangedNotificationSchema;
   readonly ElicitRequestSchema: typeof TypesModule.ElicitRequestSchema;
+  readonly ListRootsRequestSchema: typeof TypesModule.ListRootsRequestSchema;
 }
 
 /** The parts of the SDK a server needs. */
@@ -76,6 +77,7 @@ export const loadClientSdk: () => Promise<ClientSdk> = loadOnce(async () => {
     ResultSchema: types.ResultSchema,
     ToolListChangedNotificationSchema: types.ToolListChangedNotificationSchema,
     ElicitRequestSchema: types.ElicitRequestSchema,
+    ListRootsRequestSchema: types.ListRootsRequestSchema,
   };
 });
 

@@ -1,3 +1,4 @@
+import { isMcpRoots, mcpRoots, type McpRoots } from './mcp-roots.js';
 import { resolveOAuth, type McpOAuthOptions, type ResolvedOAuth } from './oauth/oauth-options.js';
 import { copyTierMap, type McpTierMap } from './resolve-tier.js';
 import { isServerName } from './tool-names.js';
@@ -16,6 +17,13 @@ export interface McpServerCommonOptions {
   readonly idleTimeoutMs?: number;
   /** Reconnections tried in a row after the server went away, before calls fail fast. Default 3. */
   readonly reconnectAttempts?: number;
+  /**
+   * The folders the server is told it may work in (MCP roots): paths, or `mcpRoots([...])` to
+   * change them later (each change is announced). Default: none, and the roots capability is not
+   * offered: a server that reads roots (server-filesystem) replaces the folders it was started
+   * with by them, so a default would change what it may touch.
+   */
+  readonly roots?: readonly string[] | McpRoots;
 }
 
 /** A server started as a child process, spoken to over its stdin and stdout. */
@@ -52,6 +60,7 @@ export type ResolvedServerOptions = (
   readonly timeoutMs: number | undefined;
   readonly idleTimeoutMs: number;
   readonly reconnectAttempts: number;
+  readonly roots: McpRoots | undefined;
 };
 
 const INHERITED_ENV = ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER', 'TMPDIR', 'LANG'];
@@ -71,6 +80,7 @@ export function resolveServerOptions(options: McpServerOptions): ResolvedServerO
     timeoutMs: positive(options.timeoutMs, 'timeoutMs', where),
     idleTimeoutMs: positive(options.idleTimeoutMs, 'idleTimeoutMs', where) ?? 60_000,
     reconnectAttempts: count(options.reconnectAttempts, 'reconnectAttempts', where) ?? 3,
+    roots: options.roots === undefined ? undefined : isMcpRoots(options.roots) ? options.roots : rootsOf(options.roots, where),
   };
   const hasCommand = 'command' in options && options.command !== undefined;
   const hasUrl = 'url' in options && options.url !== undefined;
@@ -96,6 +106,14 @@ export function resolveServerOptions(options: McpServerOptions): ResolvedServerO
   assertStringRecord(http.headers, 'headers', where);
   const oauth = http.oauth === undefined ? undefined : resolveOAuth(http.oauth, name, url, where);
   return { ...common, kind: 'http', url, headers: { ...http.headers }, oauth };
+}
+
+function rootsOf(folders: readonly string[], where: string): McpRoots {
+  try {
+    return mcpRoots(folders);
+  } catch {
+    throw new TypeError(`${where}: roots must be an array of folder paths or mcpRoots([...]).`);
+  }
 }
 
 function inheritedEnv(): Record<string, string> {

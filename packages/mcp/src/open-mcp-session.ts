@@ -158,19 +158,30 @@ async function connect(
   pid: () => number | undefined,
   explain: (error: unknown) => string | undefined = () => undefined,
 ): Promise<McpSession> {
-  const client = new sdk.Client(CLIENT_INFO, { capabilities: {} });
+  const { roots } = options;
+  const client = new sdk.Client(CLIENT_INFO, { capabilities: roots === undefined ? {} : { roots: { listChanged: true } } });
   let closed = false;
   let closing: Promise<void> | undefined;
+  let stopAnnouncing = () => {};
+  if (roots !== undefined) {
+    client.setRequestHandler(sdk.ListRootsRequestSchema, () => ({ roots: roots.list().map((root) => ({ ...root })) }));
+    // A change is announced to a connected server; one still starting asks roots/list when it needs them.
+    stopAnnouncing = roots.onChange(() => {
+      if (!closed) client.sendRootsListChanged().catch((error: unknown) => handlers.onError(error instanceof Error ? error : new Error(String(error))));
+    });
+  }
   client.setNotificationHandler(sdk.ToolListChangedNotificationSchema, () => handlers.onToolsChanged());
   client.onerror = (error) => handlers.onError(error);
   client.onclose = () => {
     const wasOpen = !closed;
     closed = true;
+    stopAnnouncing();
     if (wasOpen && closing === undefined) handlers.onLost();
   };
   const close = () => {
     closing ??= (async () => {
       closed = true;
+      stopAnnouncing();
       try {
         await client.close();
       } finally {
