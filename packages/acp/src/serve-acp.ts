@@ -7,6 +7,7 @@ import { promptContent } from './prompt-content.js';
 import { replayHistory } from './replay-history.js';
 import { acpStopReason } from './stop-reason.js';
 import { turnUpdates } from './turn-updates.js';
+import { unsavedBuffers } from './unsaved-buffers.js';
 
 /** What `serveAcp` runs on. */
 export interface ServeAcpOptions {
@@ -17,6 +18,12 @@ export interface ServeAcpOptions {
   readonly output: WritableStream<Uint8Array>;
   /** Shown by the editor: `{ name: 'weir', version }`. */
   readonly agentInfo: { readonly name: string; readonly version: string };
+  /**
+   * Look at the editor's buffers: with a client that reads files for its agent, a file tool whose
+   * file has unsaved changes in the editor fails instead of running on the file on disk
+   * (`unsavedBuffers`). Default false.
+   */
+  readonly editorFiles?: boolean;
   /** How long a permission request may wait for the editor. Default `DEFAULT_PERMISSION_TIMEOUT_MS`. */
   readonly permissionTimeoutMs?: number;
 }
@@ -53,6 +60,7 @@ interface Running {
 export function serveAcp(options: ServeAcpOptions): AcpServer {
   const sessions = new Map<string, Running>();
   let client: AgentContext | undefined;
+  let clientReadsFiles = false;
   const say = options.host.say ?? (() => undefined);
 
   const updatesTo = (sessionId: string) => {
@@ -76,13 +84,21 @@ export function serveAcp(options: ServeAcpOptions): AcpServer {
     const weir = await failsAsInternal(() => options.host.open({ cwd, sessionId, approver }));
     id = weir.id;
     try {
+      if (options.editorFiles === true && clientReadsFiles) {
+        const readBuffer = (path: string) =>
+          client!.request('fs/read_text_file', { sessionId: id, path }).then(
+            (response) => response.content,
+            () => undefined,
+          );
+        await weir.harness.use(unsavedBuffers(cwd, readBuffer));
+      }
       if (mcp.length > 0) {
         const { mcpServer } = await import('@weir/mcp');
         for (const server of mcp) await weir.harness.use(mcpServer(server));
       }
     } catch (error) {
       await weir.close();
-      throw RequestError.internalError(undefined, `an MCP server the editor passed did not load: ${errorLine(error)}`);
+      throw RequestError.internalError(undefined, `a plugin of the session did not load: ${errorLine(error)}`);
     }
     const running: Running = { weir, cwd, turn: undefined };
     sessions.set(weir.id, running);
@@ -96,8 +112,9 @@ export function serveAcp(options: ServeAcpOptions): AcpServer {
   };
 
   const app = agent({ name: options.agentInfo.name })
-    // The client's capabilities are not used yet: the file tools and the shell run in weir's process.
-    .onRequest('initialize', () => {
+    // Of the client's capabilities, only fs.readTextFile is used (`editorFiles`): weir's own tools read and write.
+    .onRequest('initialize', ({ params }) => {
+      clientReadsFiles = params.clientCapabilities?.fs?.readTextFile === true;
       return {
         protocolVersion: PROTOCOL_VERSION,
         agentCapabilities: {

@@ -67,6 +67,8 @@ export async function runAcp(flags: CliFlags, env: NodeJS.ProcessEnv): Promise<n
     },
   };
   const permissionMs = env.WEIR_ACP_PERMISSION_TIMEOUT_MS === undefined ? undefined : Number(env.WEIR_ACP_PERMISSION_TIMEOUT_MS);
-  await serveAcpOnStdio(host, { name: 'weir', version: ownVersion }, permissionMs !== undefined && Number.isFinite(permissionMs) && permissionMs > 0 ? permissionMs : undefined).closed;
+  const permissionTimeoutMs = permissionMs !== undefined && Number.isFinite(permissionMs) && permissionMs > 0 ? permissionMs : undefined;
+  // WEIR_ACP_EDITOR_FILES=1: a file with unsaved changes in the editor is not read or written from disk.
+  await serveAcpOnStdio(host, { name: 'weir', version: ownVersion }, permissionTimeoutMs, { editorFiles: env.WEIR_ACP_EDITOR_FILES === '1' }).closed;
   return 0;
 }

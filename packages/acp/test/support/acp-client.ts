@@ -1,6 +1,7 @@
 // The editor's side for the tests: the ACP SDK's own client app, connected over the real pipes of
 // a spawned agent process (the fixture, or `weir acp`).
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
 import { Readable, Writable } from 'node:stream';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { join } from 'node:path';
@@ -21,6 +22,8 @@ export interface AgentProcess {
   readonly permissions: RequestPermissionRequest[];
   /** How permission requests are answered (default: allow once). */
   answer: (request: RequestPermissionRequest) => Promise<RequestPermissionResponse>;
+  /** The editor's open buffers by absolute path, for `fs/read_text_file` (a path not here is read from disk). */
+  readonly buffers: Map<string, string>;
   /** Standard error so far. */
   stderr: () => string;
   /** Resolves with the exit status once the process is gone. */
@@ -42,6 +45,7 @@ export function spawnAgent(args: readonly string[], options: { cwd: string; env:
     permissions,
     answer: async (request) => ({ outcome: { outcome: 'selected', optionId: request.options.find((option) => option.kind === 'allow_once')!.optionId } }),
     stderr: () => stderr,
+    buffers: new Map(),
     exited,
     waitForUpdate: (match) => {
       const seen = updates.find(match);
@@ -60,6 +64,7 @@ export function spawnAgent(args: readonly string[], options: { cwd: string; env:
         }
       }
     })
+    .onRequest('fs/read_text_file', async ({ params }) => ({ content: self.buffers.get(params.path) ?? (await readFile(params.path, 'utf8')) }))
     .onRequest('session/request_permission', ({ params }) => {
       permissions.push(params);
       return self.answer(params);

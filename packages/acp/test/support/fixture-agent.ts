@@ -9,7 +9,7 @@ import { createScriptedModel, type ScriptedModel, type ScriptedStep } from '@wei
 import { safety } from '@weir/safety';
 import { createFileSessionStore } from '@weir/session';
 import { fsTools } from '@weir/tools-fs';
-import { serveAcpOnStdio, type AcpHost } from '@weir/acp';
+import { serveAcpOnStdio, type AcpHost } from '../../src/index.js';
 
 const scenario = process.argv[2] ?? 'none';
 const storeDir = process.env.WEIR_ACP_STORE!;
@@ -106,7 +106,7 @@ const host: AcpHost = {
   },
 };
 
-const server = serveAcpOnStdio(host, { name: 'weir-fixture', version: '0.0.0' }, permissionMs);
+const server = serveAcpOnStdio(host, { name: 'weir-fixture', version: '0.0.0' }, permissionMs, { editorFiles: process.env.WEIR_ACP_EDITOR_FILES === '1' });
 await server.closed;
 if (model.remaining > 0) {
   process.stderr.write(`[fixture] ${model.remaining} scripted model steps were not used\n`);
