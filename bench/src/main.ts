@@ -17,8 +17,14 @@ import { shellNetworkBench } from './shell-network-bench.js';
 
 // `pnpm bench -- --quick`: every part shortened, rough figures, to check the benchmarks run.
 const quick = process.argv.includes('--quick');
-// `pnpm bench -- --only=scale-out`, `--only=mcp`, `--only=cli`, `--only=search`, `--only=checkpoints`, `--only=otel`, `--only=ai-sdk`, `--only=providers`, `--only=shell-network` or `--only=hooks`: one section alone.
+// `pnpm bench -- --only=scale-out`, `--only=mcp`, `--only=cli`, `--only=search`, `--only=checkpoints`, `--only=otel`, `--only=ai-sdk`, `--only=providers`, `--only=shell-network`, `--only=hooks` or `--only=session-stores`: one section alone.
 const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
+if (only === 'session-stores') {
+  const { sessionStoresBench } = await import('./session-stores/session-stores-bench.js');
+  console.log(`weir benchmarks (session stores only) - Node ${process.version}, ${process.platform}/${process.arch}`);
+  await sessionStoresBench({ quick });
+  process.exit(0);
+}
 if (only === 'scale-out') {
   console.log(`weir benchmarks (scale-out only) - Node ${process.version}, ${process.platform}/${process.arch}`);
   await runScaleOut();
