@@ -6,8 +6,10 @@ import type { Bundle } from './bundles/bundle.js';
 import { BundleError } from './bundles/bundle-error.js';
 import { projectRecords, readBundleRecords, userBundlesPrefix, userRecords, writeBundleRecords, type BundleRecord, type RecordsPlace } from './bundles/bundle-records.js';
 import { readBundle } from './bundles/read-bundle.js';
+import { untrustedProjectFiles } from './project-trust.js';
 import { resolveWorkspace } from './resolve-workspace.js';
 import { UsageError } from './usage-error.js';
+import { userSettingsFile } from './weir-home.js';
 
 export const PLUGIN_USAGE = `Usage:
   weir plugin add <folder | npm package> [--project]   add a plugin bundle (a package.json "weir" field or .claude-plugin/plugin.json)
@@ -39,7 +41,7 @@ export async function pluginCommand(args: readonly string[], env: NodeJS.Process
       return addBundle(words[0]!, place, workspace, env);
     case 'list':
       if (words.length > 0 || parsed.values.project === true) throw new UsageError(`weir plugin list takes no arguments. Run weir plugin help for the commands.`);
-      return listBundles([userRecords(env), projectRecords(workspace)]);
+      return listBundles([userRecords(env), projectRecords(workspace)], (await untrustedProjectFiles(workspace, userSettingsFile(env))).length > 0);
     case 'remove':
       if (words.length !== 1) throw new UsageError(`weir plugin remove takes one plugin name (weir plugin list shows them). Run weir plugin help for the commands.`);
       return removeBundle(words[0]!, place, env);
@@ -67,13 +69,14 @@ async function addBundle(spec: string, place: RecordsPlace, workspace: string, e
   return 0;
 }
 
-async function listBundles(places: readonly RecordsPlace[]): Promise<number> {
+async function listBundles(places: readonly RecordsPlace[], projectUntrusted: boolean): Promise<number> {
   let count = 0;
   for (const place of places) {
     for (const record of await readBundleRecords(place)) {
       count += 1;
       const parts = await readBundle(record.root).then(describeParts, (error: unknown) => `cannot be read: ${(error as Error).message}`);
-      process.stdout.write(`${record.name}  ${place.scope}  ${record.source === 'npm' ? `npm ${record.spec}` : 'folder'}  ${record.root}\n  ${parts}\n`);
+      const waiting = place.scope === 'project' && projectUntrusted ? ' (not run until you trust this folder: weir trust)' : '';
+      process.stdout.write(`${record.name}  ${place.scope}  ${record.source === 'npm' ? `npm ${record.spec}` : 'folder'}  ${record.root}${waiting}\n  ${parts}\n`);
     }
   }
   if (count === 0) process.stdout.write('No plugins added (weir plugin add <folder | npm package>).\n');

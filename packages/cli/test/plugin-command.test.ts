@@ -123,10 +123,12 @@ describe('weir plugin', () => {
     const root = writeGreeter(join(sandbox.workspace, 'tools'));
     expect((await weir(['plugin', 'add', root, '--project'])).code).toBe(0);
     expect(JSON.parse(readFileSync(join(sandbox.workspace, '.weir', 'plugins.json'), 'utf8')).plugins[0].root).toBe(join('tools', 'greeter'));
+    expect((await weir(['plugin', 'list'])).stdout).toContain(`greeter  project  folder  ${root} (not run until you trust this folder: weir trust)`);
     const untrusted = await weir(['run', 'call greet {"name":"Ada"}']);
     expect(untrusted.stdout).not.toContain('Hello, Ada!');
     expect(untrusted.stdout + untrusted.stderr).toContain('[plugin] greeter');
     expect((await weir(['trust'])).code).toBe(0);
+    expect((await weir(['plugin', 'list'])).stdout).not.toContain('not run until');
     expect((await weir(['run', 'call greet {"name":"Ada"}'])).stdout).toContain('greet said: Hello, Ada!');
   }, 120_000);
 
