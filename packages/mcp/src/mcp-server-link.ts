@@ -112,6 +112,29 @@ export class McpServerLink {
     }
   }
 
+  /** True when the server of the current session offers resources (its `resources` capability). */
+  get offersResources(): boolean {
+    return this.#session?.client.getServerCapabilities()?.resources !== undefined;
+  }
+
+  /**
+   * One request of the protocol other than a tool call (`resources/list`, `resources/read`), under
+   * the call's abort and the idle deadline; the answer is the result object, read loosely. Failures
+   * are `ToolCallError`s the model can read, as a tool call's are.
+   */
+  async request(method: string, params: Record<string, unknown>, exec: ToolExecution): Promise<Record<string, unknown>> {
+    const session = this.#session !== undefined && !this.#session.closed && !this.#closed ? this.#session : await this.#current();
+    const cancel = new CallCancelSignal();
+    const stopListening = forwardAbort(exec, cancel);
+    try {
+      return await session.client.request({ method, params }, this.sdk.ResultSchema, { signal: cancel.asAbortSignal(), timeout: this.options.idleTimeoutMs });
+    } catch (error) {
+      throw this.#explain(error, method, session);
+    } finally {
+      stopListening();
+    }
+  }
+
   /** `'session'` when the server no longer knows the session (404), `'unreachable'` when the request found no server; else `undefined`. */
   #httpLoss(error: unknown): 'session' | 'unreachable' | undefined {
     if (error instanceof this.sdk.McpError || error instanceof ToolCallError) return undefined;

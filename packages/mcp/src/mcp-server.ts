@@ -6,6 +6,7 @@ import { renderToolValue } from './mcp-tool-value.js';
 import { resolveServerOptions, type McpServerOptions } from './mcp-server-options.js';
 import { McpToolSet } from './mcp-tool-set.js';
 import { resolveTier } from './resolve-tier.js';
+import { resourceTool } from './resource-tool.js';
 import { ToolPins } from './tool-pins.js';
 
 /**
@@ -65,6 +66,14 @@ export function mcpServer(options: McpServerOptions): Plugin {
       ctx.onDispose(() => link.close());
       const listed = await link.start();
       tools.replace(listed);
+      if (link.offersResources) {
+        try {
+          ctx.tools.register(resourceTool(resolved.name, link) as ToolDefinition, { server: resolved.name });
+        } catch (error) {
+          // A server tool of that name keeps it; its resources are then not offered.
+          ctx.logger.warn({ err: error, server: resolved.name }, `the resources of the MCP server "${resolved.name}" are not offered: ${error instanceof Error ? error.message : String(error)}`);
+        }
+      }
       ctx.logger.debug({ server: resolved.name, tools: tools.names() }, 'MCP server ready');
     },
   });
