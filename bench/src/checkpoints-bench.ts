@@ -59,7 +59,7 @@ async function rig(withCheckpoints: boolean): Promise<Rig> {
 /**
  * What checkpoints add, in a workspace of 10,000 files: to a `write_file` that is the first change of
  * its file in its turn (the prior state is read and kept, the state after recorded), and to a
- * `run_command` (two stat walks of the workspace; a command that changes nothing copies nothing).
+ * `run_command` (one stat walk of the workspace after it; a command that changes nothing copies nothing).
  * Each iteration is a new turn (a user message) in both rigs. Targets (issue 34): at most 10% on a
  * write, at most 50 ms on a command. The first command of a process, which copies every file once,
  * is reported apart.

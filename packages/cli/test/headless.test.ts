@@ -31,7 +31,7 @@ describe('weir run', () => {
     expect(result.stdout).toBe('Tool read_file returned:      1\tBuy milk. Call Ada about the weir plugin. Ship the agent loop.\n');
     const status = lines(result.stderr);
     expect(status[0]).toBe('[model] mock:rules (the mock model: no ANTHROPIC_* or OPENAI_* or GEMINI_* variable or --model is set)');
-    expect(status).toContainEqual(expect.stringMatching(/^\[tool\] read_file \{"path":"notes\.txt"\} -> ok \(\d+ ms\)$/));
+    expect(status).toContainEqual(expect.stringMatching(/^\[tool\] read_file \{"path":"notes\.txt"\} -> ok \(\d+(?:\.\d+)? m?s\)$/));
     expect(status.at(-1)).toMatch(/^\[session\] \S+ saved: weir run --resume \S+ "<prompt>" goes on with it$/);
   }, 120_000);
 

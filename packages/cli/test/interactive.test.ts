@@ -42,7 +42,7 @@ describe.skipIf(tmuxMissing !== undefined)('weir, interactive, in a real termina
     expect(t.screen().split('\n')[0]).toBe('[model] mock:rules (the mock model: no ANTHROPIC_* or OPENAI_* or GEMINI_* variable or --model is set)');
     await t.type('read file todo.md');
     const answered = await t.waitFor(/Run the benchmark\n> /);
-    expect(answered).toMatch(/\[tool\] read_file \{"path":"todo\.md"\} -> ok \(\d+ ms\)/);
+    expect(answered).toMatch(/\[tool\] read_file \{"path":"todo\.md"\} -> ok \(\d+(?:\.\d+)? m?s\)/);
     // Markdown rendered for the terminal (src/markdown-lines.test.ts has the rules): no bold stars.
     expect(answered).not.toContain('**Write**');
     await t.type('/tools');

@@ -186,4 +186,41 @@ describe('checkpoints of commands (the shell snapshot)', () => {
     await h.close();
     await shelled.close();
   });
+
+  it('takes one walk per command: a change someone else made before a command is not the command\'s, and what write_file wrote between two commands is their prior', async () => {
+    await writeFile(join(root, 'user.txt'), 'user\n');
+    await writeFile(join(root, 'cmd.txt'), 'cmd\n');
+    // Its folder inside the workspace: weir's own writes there are never a command's.
+    const shelled = await openCheckpoints({ root, dir: join(root, 'checkpoints-inside'), session, shell: true });
+    const h = createHarness();
+    await h.use(fsTools({ root, write: true }));
+    let change: () => Promise<void> = async () => undefined;
+    h.tools.register(defineTool({ name: 'fake_command', description: 'Changes files like a command.', tier: 'dangerous', parameters: { type: 'object', properties: {} }, execute: async () => (await change(), 'done') }));
+    await h.use(shelled.plugin);
+    const run = async (name: string, args: Record<string, unknown>) => expect((await h.executeToolCall({ id: `c${++call}`, name, arguments: args })).ok).toBe(true);
+
+    await turn('turn 1');
+    await run('fake_command', {});
+    await run('write_file', { path: 'tool.txt', content: 'written by write_file\n' });
+    await endTurn();
+    // Someone else, between the turns, well before the next command (past the margin of change times).
+    await writeFile(join(root, 'user.txt'), 'edited by the user\n');
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    await turn('turn 2');
+    change = async () => {
+      await writeFile(join(root, 'cmd.txt'), 'changed by the command\n');
+      await writeFile(join(root, 'tool.txt'), 'changed by the command\n');
+    };
+    await run('fake_command', {});
+    await endTurn();
+    expect(shelled.turns().map((t) => t.files)).toEqual([['tool.txt'], ['cmd.txt', 'tool.txt']]);
+
+    const report = await shelled.rewind({ toTurn: 1, scope: 'files' });
+    expect(report.files).toEqual(['cmd.txt', 'tool.txt']);
+    expect(await read('tool.txt')).toBe('written by write_file\n');
+    expect(await read('cmd.txt')).toBe('cmd\n');
+    expect(await read('user.txt')).toBe('edited by the user\n');
+    await h.close();
+    await shelled.close();
+  });
 });

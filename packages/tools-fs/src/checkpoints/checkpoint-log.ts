@@ -1,4 +1,6 @@
-import { open, readFile, type FileHandle } from 'node:fs/promises';
+import { closeSync, fdatasync, openSync, writeSync } from 'node:fs';
+import { open, readFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import { isFileState, type FileState } from './file-state.js';
 
 /** One file a rewind (or a redo) set: what it held before, and what it holds after. */
@@ -32,14 +34,15 @@ export type CheckpointEntry =
   | { readonly t: 'redo'; readonly of: number; readonly files: readonly RewoundFile[]; readonly record?: number; readonly at: string };
 
 /**
- * The append-only log of a session's checkpoints: one JSON line per entry, each one `write()` on a
- * file opened for appending, in call order. A torn last line (a crash mid-write) is skipped when
+ * The append-only log of a session's checkpoints: one JSON line per entry, each one synchronous
+ * `write()` on a file opened for appending, in call order. A torn last line (a crash mid-write) is skipped when
  * read and cut off before the next append; a line that does not parse elsewhere is skipped with a
  * warning (the log is an index: the blobs hold the bytes).
  */
 export class CheckpointLog {
   readonly path: string;
-  #handle: FileHandle | undefined;
+  /** Opened for appending on the first append. Appends are synchronous: a line is small, and a trip to the thread pool per append would cost a tool call more than the write does. */
+  #fd: number | undefined;
   #queue: Promise<unknown> = Promise.resolve();
   #unsynced = false;
 
@@ -60,10 +63,9 @@ export class CheckpointLog {
     const complete = text.lastIndexOf('\n') + 1;
     if (complete < text.length) {
       // A torn tail: cut it so the next line starts clean.
-      log.#handle = await open(path, 'r+');
-      await log.#handle.truncate(Buffer.byteLength(text.slice(0, complete)));
-      await log.#handle.close();
-      log.#handle = undefined;
+      const handle = await open(path, 'r+');
+      await handle.truncate(Buffer.byteLength(text.slice(0, complete)));
+      await handle.close();
     }
     for (const line of text.slice(0, complete).split('\n')) {
       if (line === '') continue;
@@ -76,27 +78,35 @@ export class CheckpointLog {
 
   /** Appends one entry (not synced; `sync()` makes it durable). Throws a system error. */
   append(entry: CheckpointEntry): Promise<void> {
-    const line = `${JSON.stringify(entry)}\n`;
-    return this.#enqueue(async () => {
-      this.#handle ??= await open(this.path, 'a');
-      await this.#handle.write(line);
+    try {
+      this.#fd ??= openSync(this.path, 'a');
+      writeSync(this.#fd, `${JSON.stringify(entry)}\n`);
       this.#unsynced = true;
-    });
+      return Promise.resolve();
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
   }
 
   /** Makes every entry appended so far durable. */
   sync(): Promise<void> {
     return this.#enqueue(async () => {
-      if (!this.#unsynced || this.#handle === undefined) return;
-      await this.#handle.datasync();
+      if (!this.#unsynced || this.#fd === undefined) return;
+      // Cleared first: a line appended while the flush runs marks the log unsynced again.
       this.#unsynced = false;
+      try {
+        await datasync(this.#fd);
+      } catch (error) {
+        this.#unsynced = true;
+        throw error;
+      }
     });
   }
 
   async close(): Promise<void> {
     await this.#enqueue(async () => {
-      await this.#handle?.close();
-      this.#handle = undefined;
+      if (this.#fd !== undefined) closeSync(this.#fd);
+      this.#fd = undefined;
     });
   }
 
@@ -106,6 +116,8 @@ export class CheckpointLog {
     return run;
   }
 }
+
+const datasync = promisify(fdatasync);
 
 function parseEntry(line: string): CheckpointEntry | undefined {
   let value: Record<string, unknown>;

@@ -5,7 +5,7 @@ import type { BlobStore } from './blob-store.js';
 import type { CheckpointIndex } from './checkpoint-index.js';
 import type { CheckpointEntry, CheckpointLog } from './checkpoint-log.js';
 import { readFileState } from './read-file-state.js';
-import type { FileState } from './file-state.js';
+import { ABSENT, type FileState } from './file-state.js';
 
 /** How many runs' turns are remembered (a run is an agent turn; bare batches make one each). */
 const REMEMBERED_RUNS = 16;
@@ -67,7 +67,8 @@ export class CheckpointRecorder {
       if (!located.ok) continue;
       const path = located.relativePath;
       paths.push(path);
-      await this.keepPrior(turn, path);
+      // Located missing: its prior is absence, known without locating it again.
+      await this.keepPrior(turn, path, located.stat === undefined ? ABSENT : undefined);
     }
     return paths;
   }
@@ -93,11 +94,14 @@ export class CheckpointRecorder {
     return kept;
   }
 
-  /** Records the state each path is left in. Failures are logged: the call's result stands. */
-  async after(turn: number, paths: readonly string[]): Promise<void> {
+  /**
+   * Records the state each path is left in: the one the tool reported writing (`written`), else
+   * read back. Failures are logged: the call's result stands.
+   */
+  async after(turn: number, paths: readonly string[], written?: ReadonlyMap<string, FileState>): Promise<void> {
     for (const path of paths) {
       try {
-        await this.wrote(turn, path, await readFileState(this.#workspace, this.#blobs, path, false));
+        await this.wrote(turn, path, written?.get(path) ?? (await readFileState(this.#workspace, this.#blobs, path, false)));
       } catch (error) {
         this.#logger.warn({ err: error, path }, 'checkpoints: the state a call left could not be read; a later rewind will report this file as changed');
       }

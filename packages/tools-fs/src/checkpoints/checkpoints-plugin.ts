@@ -1,11 +1,15 @@
 import { definePlugin, type Plugin } from '@weir/core';
 import type { CheckpointRecorder } from './checkpoint-recorder.js';
 import { declaredPaths } from './declared-paths.js';
+import type { FileState } from './file-state.js';
+import { withWriteWitness } from './write-witness.js';
 
 /** What the plugin needs to snapshot around a shell command (see shell-snapshot.ts). */
 export interface CommandSnapshots {
   before(turn: number): Promise<void>;
   after(turn: number): Promise<void>;
+  /** Paths a tool wrote: the snapshot takes them again before the next command. */
+  touched(paths: readonly string[]): void;
 }
 
 /** File actions that change what a path holds. */
@@ -32,10 +36,13 @@ export function checkpointsPlugin(recorder: CheckpointRecorder, commands: Comman
           return async (args, exec) => {
             const turn = recorder.turnOf(exec.run.id);
             const paths = await recorder.before(turn, declaredPaths(args, files.paths));
+            // What the tool says it wrote is the state after: no read back (tools-fs's own tools say it).
+            const wrote = new Map<string, FileState>();
             try {
-              return await dispatch(args, exec);
+              return await dispatch(args, withWriteWitness(exec, (path, state) => wrote.set(path, state)));
             } finally {
-              await recorder.after(turn, paths);
+              await recorder.after(turn, paths, wrote);
+              commands?.touched(paths);
             }
           };
         }

@@ -91,6 +91,7 @@ export class Checkpoints {
   recovered: RewindReport | undefined;
   readonly #parts: Parts;
   readonly #recorder: CheckpointRecorder;
+  readonly #shell: CommandSnapshotter | undefined;
   readonly #journalPath: string;
   #busy = false;
 
@@ -98,7 +99,8 @@ export class Checkpoints {
     this.#parts = parts;
     this.#journalPath = join(parts.dir, 'journal.json');
     this.#recorder = new CheckpointRecorder(parts);
-    const shell = parts.shell === undefined || parts.shell === false ? undefined : new CommandSnapshotter(parts.workspace, parts.blobs, this.#recorder, parts.shell === true ? {} : parts.shell, parts.logger);
+    const shell = parts.shell === undefined || parts.shell === false ? undefined : new CommandSnapshotter(parts.workspace, parts.blobs, this.#recorder, parts.shell === true ? {} : parts.shell, parts.logger, parts.dir);
+    this.#shell = shell;
     this.plugin = checkpointsPlugin(this.#recorder, shell);
   }
 
@@ -241,7 +243,11 @@ export class Checkpoints {
     await this.#recorder.sync();
     await onStep?.(0, 'journal');
     await writeJournal(this.#journalPath, journal);
-    return runJournal(journal, this.#deps(onStep), conflicts);
+    try {
+      return await runJournal(journal, this.#deps(onStep), conflicts);
+    } finally {
+      this.#shell?.touched(journal.steps.map((step) => step.path));
+    }
   }
 
   #deps(onStep: StepHook | undefined) {

@@ -166,7 +166,7 @@ export class Workspace implements Sandbox {
    * located), writes the content `produce` returns, and renames it into place unless the file
    * changed meanwhile. Throws `FsError`.
    */
-  async replaceFile(located: Located, display: string, options: ReplaceOptions): Promise<{ readonly created: boolean; readonly bytes: number }> {
+  async replaceFile(located: Located, display: string, options: ReplaceOptions): Promise<{ readonly created: boolean; readonly bytes: number; readonly mode: number }> {
     const names = located.relativePath.split('/');
     const leaf = names.pop();
     if (leaf === undefined || located.relativePath === '.') throw new FsError('IS_A_DIRECTORY', `${display} is a directory; name a file to write.`);
@@ -183,7 +183,7 @@ export class Workspace implements Sandbox {
           await assertOpenedInside(this.#root, existing.handle, this.strategy, display);
         }
         const data = await options.produce(existing);
-        await writeAtomically(directory, leaf, data, {
+        const mode = await writeAtomically(directory, leaf, data, {
           display,
           mode: options.mode ?? (existing === undefined ? undefined : Number(existing.stat.mode & 0o777n)),
           beforeRename: async () => {
@@ -191,7 +191,7 @@ export class Workspace implements Sandbox {
             await assertUnchanged(directory, leaf, existing?.stat, display);
           },
         });
-        return { created: existing === undefined, bytes: data.byteLength };
+        return { created: existing === undefined, bytes: data.byteLength, mode };
       } finally {
         await existing?.handle.close();
       }

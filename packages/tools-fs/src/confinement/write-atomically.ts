@@ -22,17 +22,19 @@ export interface AtomicWriteOptions {
  * a temporary file created with `O_CREAT | O_EXCL | O_NOFOLLOW` in the same directory, written,
  * `fsync`ed, renamed over `name`, then the directory `fsync`ed. A reader sees the old content or
  * the new, never a mix; a crash leaves at most a stray `.weir-*.tmp` file. The rename replaces a
- * link at `name` instead of writing through it, and breaks any hard link. Throws `FsError`; the
- * temporary file is removed on every failure.
+ * link at `name` instead of writing through it, and breaks any hard link. Returns the file's
+ * permission bits. Throws `FsError`; the temporary file is removed on every failure.
  */
-export async function writeAtomically(directory: OpenDirectory, name: string, data: Uint8Array, options: AtomicWriteOptions): Promise<void> {
+export async function writeAtomically(directory: OpenDirectory, name: string, data: Uint8Array, options: AtomicWriteOptions): Promise<number> {
   const { display } = options;
   const { handle, tempName } = await createTemporary(directory, display);
   const tempPath = directory.child(tempName);
+  let mode = options.mode;
   try {
     try {
       await handle.writeFile(data);
-      if (options.mode !== undefined) await handle.chmod(options.mode);
+      if (mode !== undefined) await handle.chmod(mode);
+      else mode = Number((await handle.stat()).mode & 0o777);
       await handle.sync();
     } finally {
       await handle.close();
@@ -50,6 +52,7 @@ export async function writeAtomically(directory: OpenDirectory, name: string, da
     // The new content is in place; only its durability across a power cut is unknown.
     throw new FsError('FS_ERROR', `${display} was written, but the directory could not be flushed to disk (${errnoCode(error) ?? 'error'}).`);
   }
+  return mode;
 }
 
 async function createTemporary(directory: OpenDirectory, display: string): Promise<{ handle: FileHandle; tempName: string }> {

@@ -18,7 +18,7 @@ export function contentHash(bytes: Uint8Array): string {
 }
 
 /** A snapshot from a file's bytes. */
-export function hashSnapshot(bytes: Uint8Array): FileSnapshot {
+export function hashSnapshot(bytes: Uint8Array): Extract<FileSnapshot, { kind: 'hash' }> {
   return { kind: 'hash', sha256: contentHash(bytes) };
 }
 

@@ -10,6 +10,7 @@ import { requiredArgument } from './required-argument.js';
 import { runFsBody } from './run-fs-body.js';
 import { encodeText } from '../reading/text-format.js';
 import { withWriteLock } from '../editing/with-write-lock.js';
+import { witnessWrite } from '../checkpoints/write-witness.js';
 
 /** Lines shown before and after an edit. */
 const SNIPPET_CONTEXT = 3;
@@ -73,7 +74,7 @@ export function editFileTool(deps: FsToolDeps) {
           await assertWriteApproved(deps.protection, exec.callId, path, located);
           let value: EditFileValue | undefined;
           let written: Buffer | undefined;
-          await workspace.replaceFile(located, display, {
+          const replaced = await workspace.replaceFile(located, display, {
             createParents: false,
             signal: exec.signal,
             produce: async (existing) => {
@@ -89,7 +90,9 @@ export function editFileTool(deps: FsToolDeps) {
               return written;
             },
           });
-          deps.reads.record(located.relativePath, hashSnapshot(written!));
+          const snapshot = hashSnapshot(written!);
+          deps.reads.record(located.relativePath, snapshot);
+          witnessWrite(exec, located.relativePath, snapshot.sha256, replaced.mode);
           return value!;
         });
       }),

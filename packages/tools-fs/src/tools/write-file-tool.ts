@@ -9,6 +9,7 @@ import { requiredArgument } from './required-argument.js';
 import { runFsBody } from './run-fs-body.js';
 import { describeFormat, encodeText, NEW_FILE_FORMAT, withEol, type TextFormat } from '../reading/text-format.js';
 import { withWriteLock } from '../editing/with-write-lock.js';
+import { witnessWrite } from '../checkpoints/write-witness.js';
 
 /** What write_file returns. */
 export interface WriteFileValue {
@@ -80,7 +81,9 @@ export function writeFileTool(deps: FsToolDeps) {
               return data;
             },
           });
-          deps.reads.record(located.relativePath, hashSnapshot(data!));
+          const snapshot = hashSnapshot(data!);
+          deps.reads.record(located.relativePath, snapshot);
+          witnessWrite(exec, located.relativePath, snapshot.sha256, written.mode);
           const kept = written.created ? undefined : describeFormat(format);
           return { path: located.relativePath, bytes: written.bytes, created: written.created, ...(kept === undefined ? {} : { kept }) };
         });

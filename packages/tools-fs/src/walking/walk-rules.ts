@@ -38,6 +38,8 @@ export interface WalkOptions {
   /** Include files that `.gitignore`, `.ignore` or `.rgignore` rules leave out. */
   readonly includeIgnored: boolean;
   readonly signal: AbortSignal;
+  /** Directories (relative to the root) never entered, whatever the rules say. */
+  readonly skip?: ReadonlySet<string>;
 }
 
 /** The rules of one directory's ignore files. */
@@ -84,6 +86,7 @@ export class WalkRules {
 
   /** Whether the walk enters the directory `name` (at `relativePath`, from the root) under `scope`. */
   entersDirectory(name: string, relativePath: string, scope: readonly IgnoreLevel[]): boolean {
+    if (this.options.skip?.has(relativePath) === true) return false;
     if (name.startsWith('.') && !this.options.hidden && !this.namedInGlob(name)) return false;
     if ((ALWAYS_SKIPPED.includes(name) || SKIPPED_UNLESS_NAMED.includes(name)) && !this.namedInGlob(name)) return false;
     return !isIgnored(scope, relativePath, true);
