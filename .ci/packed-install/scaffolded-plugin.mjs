@@ -25,8 +25,10 @@ export function checkScaffoldedPlugin({ work, app, tarballs }) {
   if (core === undefined) throw new Error('no @weir/core tarball to install the scaffolded package with');
   attempt('npm install in the scaffolded package', 'npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--save-dev', core], dir);
   const output = attempt('npm test in the scaffolded package', 'npm', ['test'], dir);
-  const passed = /^# pass (\d+)$/m.exec(output)?.[1];
-  const failed = /^# fail (\d+)$/m.exec(output)?.[1];
+  // node --test prints its totals as TAP comments on Node 20 (`# pass 3`) and through the spec
+  // reporter on Node 22 and later (`ℹ pass 3`).
+  const passed = /^(?:#|ℹ) pass (\d+)$/m.exec(output)?.[1];
+  const failed = /^(?:#|ℹ) fail (\d+)$/m.exec(output)?.[1];
   if (passed !== '3' || failed !== '0') throw new Error(`the scaffolded package's tests: ${passed} passed, ${failed} failed (expected 3, 0)\n${output}`);
   return `scaffolded plugin: ok (${passed} tests passed)\n`;
 }

@@ -1,5 +1,5 @@
 import { isAbsolute } from 'node:path';
-import { agent, ndJsonStream, PROTOCOL_VERSION, RequestError, type AgentContext, type McpServer, type SessionUpdate, type StopReason } from '@agentclientprotocol/sdk';
+import type { AgentContext, McpServer, RequestError as AcpRequestError, SessionUpdate, StopReason } from '@agentclientprotocol/sdk';
 import type { AcpHost, AcpWeirSession } from './acp-host.js';
 import { askClient } from './ask-client.js';
 import { clientMcpServers } from './client-mcp-servers.js';
@@ -58,6 +58,27 @@ interface Running {
  * server goes on. Never throws; a handler's failure is the client's error answer, in one line.
  */
 export function serveAcp(options: ServeAcpOptions): AcpServer {
+  // The SDK (and zod with it) loads when a server starts, not when the package is imported: the
+  // cold-start rule of docs/design.md. The input is not read before the connection exists, so
+  // nothing the client sends meanwhile is lost.
+  const started = import('@agentclientprotocol/sdk').then((sdk) => connect(sdk, options));
+  const closed = started.then(
+    (server) => server.closed,
+    (error: unknown) => options.host.say?.(`[acp] the server did not start: ${errorLine(error)}`),
+  );
+  return {
+    closed,
+    close: async () => {
+      const server = await started.catch(() => undefined);
+      await server?.close();
+      await closed;
+    },
+  };
+}
+
+type AcpSdk = typeof import('@agentclientprotocol/sdk');
+
+function connect({ agent, ndJsonStream, PROTOCOL_VERSION, RequestError }: AcpSdk, options: ServeAcpOptions): AcpServer {
   const sessions = new Map<string, Running>();
   let client: AgentContext | undefined;
   let clientReadsFiles = false;
@@ -78,10 +99,10 @@ export function serveAcp(options: ServeAcpOptions): AcpServer {
   const open = async (cwd: string, sessionId: string | undefined, servers: readonly McpServer[]): Promise<Running> => {
     if (authRequired !== undefined) throw RequestError.authRequired(undefined, authRequired);
     if (!isAbsolute(cwd)) throw RequestError.invalidParams(undefined, `cwd must be an absolute path, got ${JSON.stringify(cwd)}`);
-    const mcp = failsAsInvalidParams(() => clientMcpServers(servers));
+    const mcp = failsAsInvalidParams(RequestError, () => clientMcpServers(servers));
     let id = sessionId ?? '';
     const approver = askClient({ client: () => client!, sessionId: () => id, cwd, ...(options.permissionTimeoutMs === undefined ? {} : { timeoutMs: options.permissionTimeoutMs }) });
-    const weir = await failsAsInternal(() => options.host.open({ cwd, sessionId, approver }));
+    const weir = await failsAsInternal(RequestError, () => options.host.open({ cwd, sessionId, approver }));
     id = weir.id;
     try {
       if (options.editorFiles === true && clientReadsFiles) {
@@ -188,7 +209,7 @@ export function serveAcp(options: ServeAcpOptions): AcpServer {
   };
 }
 
-async function failsAsInternal<T>(run: () => Promise<T>): Promise<T> {
+async function failsAsInternal<T>(RequestError: typeof AcpRequestError, run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (error) {
@@ -197,7 +218,7 @@ async function failsAsInternal<T>(run: () => Promise<T>): Promise<T> {
   }
 }
 
-function failsAsInvalidParams<T>(run: () => T): T {
+function failsAsInvalidParams<T>(RequestError: typeof AcpRequestError, run: () => T): T {
   try {
     return run();
   } catch (error) {
