@@ -73,7 +73,7 @@ export async function cliStartupBench({ quick }: { quick: boolean }): Promise<Cl
   const dir = mkdtempSync(join(tmpdir(), 'weir-cli-bench-'));
   try {
     const workspace = join(dir, 'workspace');
-    cpSync(join(REPO, 'examples', 'cli', 'workspace'), workspace, { recursive: true });
+    cpSync(join(REPO, 'examples', 'cli', 'workspace'), workspace, { recursive: true, filter: (source) => !source.endsWith('/.weir') });
     const env = cleanEnv(join(dir, 'home'));
     const samples = { node: [] as number[], version: [] as number[], prompt: [] as number[] };
     // Round 0 warms the disk cache and is not counted.

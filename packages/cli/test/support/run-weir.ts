@@ -30,7 +30,9 @@ export interface Sandbox {
 export function makeSandbox(): Sandbox {
   const dir = mkdtempSync(join(tmpdir(), 'weir-cli-test-'));
   const workspace = join(dir, 'workspace');
-  cpSync(join(repo, 'examples/cli/workspace'), workspace, { recursive: true });
+  // Not the example's .weir: the README's demo (run by quick-start.test.ts) keeps its sessions there.
+  const example = join(repo, 'examples/cli/workspace');
+  cpSync(example, workspace, { recursive: true, filter: (source) => source !== join(example, '.weir') });
   const home = join(dir, 'home');
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(process.env)) if (!name.startsWith('OPENAI_') && name !== 'WEIR_HOME') env[name] = value;
