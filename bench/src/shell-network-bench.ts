@@ -8,6 +8,9 @@ import { shellTools, type CommandResult, type ShellToolsOptions } from '@weir/to
 import { median, printTable } from './measure.js';
 
 const BYTES = 10 * 1024 * 1024;
+/** 1 Gbit/s in bytes per millisecond, and the slice the paced server sends at a time. */
+const LINK_BYTES_PER_MS = 1e9 / 8 / 1000;
+const PACED_SLICE = 256 * 1024;
 
 /**
  * A 10 MB download with curl inside the sandbox: through the filtering proxy (`network: { allow }`,
@@ -24,6 +27,24 @@ export async function shellNetworkBench(options: { quick: boolean }): Promise<vo
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
+  // The same body at a link's pace (1 Gbit/s, in 256 KiB slices on a schedule): a download from a
+  // real host is bound by its link, and what matters is what the relays add to that.
+  const paced = createServer((_req, res) => {
+    res.writeHead(200, { 'content-length': BYTES });
+    const started = performance.now();
+    let sent = 0;
+    const next = () => {
+      if (res.destroyed) return;
+      const slice = body.subarray(sent, sent + PACED_SLICE);
+      sent += slice.length;
+      if (sent >= BYTES) return void res.end(slice);
+      res.write(slice);
+      setTimeout(next, Math.max(0, started + (sent / LINK_BYTES_PER_MS) - performance.now()));
+    };
+    next();
+  });
+  await new Promise<void>((resolve) => paced.listen(0, '127.0.0.1', resolve));
+  const pacedPort = (paced.address() as AddressInfo).port;
   const roots: string[] = [];
   const harnesses: Harness[] = [];
   const load = async (network: ShellToolsOptions['network']) => {
@@ -40,7 +61,7 @@ export async function shellNetworkBench(options: { quick: boolean }): Promise<vo
     let filtered: Harness;
     try {
       open = await load(true);
-      filtered = await load({ allow: ['download.test'], ports: [port], allowAddresses: ['127.0.0.1'], lookup: async () => ['127.0.0.1'] });
+      filtered = await load({ allow: ['download.test'], ports: [port, pacedPort], allowAddresses: ['127.0.0.1'], lookup: async () => ['127.0.0.1'] });
     } catch (error) {
       console.log(`\nShell network: skipped, the sandbox is not available here (${(error as Error).message.slice(0, 200)})`);
       return;
@@ -51,6 +72,9 @@ export async function shellNetworkBench(options: { quick: boolean }): Promise<vo
       'network: true (no proxy)': { harness: open, command: curl(`http://127.0.0.1:${port}/`) },
       'network.allow, plain HTTP via proxy': { harness: filtered, command: curl(`http://download.test:${port}/`) },
       'network.allow, CONNECT tunnel': { harness: filtered, command: curl(`http://download.test:${port}/`, '--proxytunnel') },
+      'network: true, 1 Gbit/s link': { harness: open, command: curl(`http://127.0.0.1:${pacedPort}/`) },
+      'network.allow, plain HTTP, 1 Gbit/s link': { harness: filtered, command: curl(`http://download.test:${pacedPort}/`) },
+      'network.allow, CONNECT, 1 Gbit/s link': { harness: filtered, command: curl(`http://download.test:${pacedPort}/`, '--proxytunnel') },
     };
     const transfer: Record<string, number[]> = {};
     const command: Record<string, number[]> = {};
@@ -74,17 +98,19 @@ export async function shellNetworkBench(options: { quick: boolean }): Promise<vo
       }
     }
     const base = median([...transfer['network: true (no proxy)']!]);
-    console.log(`\nShell network: a 10 MB download with curl in the sandbox, through the filtering proxy vs the network on (medians of ${rounds} interleaved rounds x ${perCommand}; target <= 1.20x)`);
+    const pacedBase = median([...transfer['network: true, 1 Gbit/s link']!]);
+    console.log(`\nShell network: a 10 MB download with curl in the sandbox, through the filtering proxy vs the network on, from memory and at a link's pace (medians of ${rounds} interleaved rounds x ${perCommand}; target <= 1.20x)`);
     printTable(
       ['case', 'ms/download', 'x network on', 'ms/command per download'],
       Object.keys(cases).map((name) => {
         const ms = median([...transfer[name]!]);
-        return [name, ms.toFixed(2), (ms / base).toFixed(2), median([...command[name]!]).toFixed(1)];
+        return [name, ms.toFixed(2), (ms / (name.endsWith('link') ? pacedBase : base)).toFixed(2), median([...command[name]!]).toFixed(1)];
       }),
     );
   } finally {
     for (const harness of harnesses) await harness.close();
     await new Promise<void>((resolve) => server.close(() => resolve()));
+    await new Promise<void>((resolve) => paced.close(() => resolve()));
     for (const root of roots) await rm(root, { recursive: true, force: true });
   }
 }
