@@ -1,6 +1,6 @@
 import { createMockModel } from '@weir/llm-mock';
 import { describe, expect, it } from 'vitest';
-import { chooseModel, MOCK_MODEL_ID } from './choose-model.js';
+import { chooseModel, MOCK_MODEL_ID, parseModelName } from './choose-model.js';
 import { UsageError } from './usage-error.js';
 
 describe('chooseModel', () => {
@@ -85,5 +85,20 @@ describe('chooseModel: the Responses API and Gemini', () => {
 
   it('names every provider once on the mock line', () => {
     expect(chooseModel({ env: {} }).description).toBe('mock:rules (the mock model: no ANTHROPIC_* or OPENAI_* or GEMINI_* variable or --model is set)');
+  });
+});
+
+describe('parseModelName', () => {
+  it('reads <provider>:<id> for a provider of the table or the mock, and nothing for a bare id with a colon', () => {
+    expect(parseModelName('anthropic:claude-sonnet-4-5')).toMatchObject({ provider: { prefix: 'anthropic' }, id: 'claude-sonnet-4-5' });
+    expect(parseModelName('openai-responses:gpt-5')).toMatchObject({ provider: { prefix: 'openai-responses' }, id: 'gpt-5' });
+    expect(parseModelName('mock:rules')).toEqual({ provider: 'mock', id: 'rules' });
+    expect(parseModelName('llama3:8b')).toBeUndefined();
+    expect(parseModelName('gpt-5')).toBeUndefined();
+  });
+
+  it('--model mock:rules is the mock, and a model named elsewhere is told by where in the missing-key message', () => {
+    expect(chooseModel({ env: { OPENAI_BASE_URL: 'http://127.0.0.1:1/v1', OPENAI_MODEL: 'm' }, model: 'mock:rules' }).description).toBe('mock:rules (the mock model)');
+    expect(() => chooseModel({ env: {}, model: 'anthropic:claude-sonnet-4-5', modelFrom: 'weir.config.json "model"' })).toThrow('The model is set only in part (weir.config.json "model"): the key (ANTHROPIC_API_KEY) is missing.');
   });
 });
