@@ -2,6 +2,7 @@ import type { AcpHost } from '@weir/acp';
 import { chooseModel, type ChosenModel } from './choose-model.js';
 import type { CliFlags } from './cli-flags.js';
 import { cliLogger } from './cli-logger.js';
+import { chooseWeirModel, readConfiguredModel } from './configured-model.js';
 import { hookedTurn } from './hooked-turn.js';
 import { modelWaits } from './model-waits.js';
 import { resolveWorkspace } from './resolve-workspace.js';
@@ -12,7 +13,7 @@ import { UsageError } from './usage-error.js';
 /**
  * `weir acp`: weir as an Agent Client Protocol agent on standard input and output, for an editor
  * to start (Zed, JetBrains IDEs). Each ACP session is a weir session started as `weir run` starts
- * one: the model from the flags and the environment, the safety settings and the config of the
+ * one: the model from the flags, the config (a session's folder's `"model"`, once trusted) and the environment, the safety settings and the config of the
  * session's `cwd` (a project's config only once the folder is trusted: nothing is asked, there is
  * no terminal), its session store; every `ask` goes to the editor. Standard output carries only
  * protocol messages; status lines go to standard error. Resolves to 0 once the editor is gone.
@@ -39,11 +40,15 @@ export async function runAcp(flags: CliFlags, env: NodeJS.ProcessEnv): Promise<n
     say: status,
     ...(authRequired === undefined ? {} : { authRequired }),
     open: async ({ cwd, sessionId, approver }) => {
-      if (model === undefined) throw new Error(authRequired);
       const workspace = await resolveWorkspace(cwd);
+      // The config's "model" (the session folder's, once trusted) is this session's model, unless --model names one.
+      const configured = flags.model === undefined ? await readConfiguredModel({ workspace, configFlag: flags.config, env }) : undefined;
+      const sessionModel = configured === undefined ? model : chooseWeirModel({ flags, configured, env, onRetry: waits.onRetry });
+      if (sessionModel === undefined) throw new Error(authRequired);
+      if (sessionModel !== model) status(`[model] ${sessionModel.description} in ${workspace}`);
       const started = await startWeir({
         workspace,
-        model,
+        model: sessionModel,
         configFlag: flags.config,
         mode: flags.mode,
         noShell: flags.noShell,

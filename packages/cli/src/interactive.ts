@@ -1,7 +1,7 @@
 import type { AgentEvent, Message, TurnResult } from '@weir/core';
-import { chooseModel } from './choose-model.js';
 import type { CliFlags } from './cli-flags.js';
 import { cliLogger } from './cli-logger.js';
+import { chooseWeirModel, readConfiguredModel } from './configured-model.js';
 import { lineReader } from './line-reader.js';
 import { modelWaits } from './model-waits.js';
 import { oneLineError } from './one-line-error.js';
@@ -38,13 +38,14 @@ export async function runInteractive(flags: CliFlags, env: NodeJS.ProcessEnv): P
   };
   const workspace = await resolveWorkspace(flags.workspace);
   const waits = modelWaits(say);
-  const model = chooseModel({ model: flags.model, baseURL: flags.baseURL, env, onRetry: waits.onRetry });
-  say(`${style.dim('[model]')} ${model.description}`);
-  say(style.dim(`[workspace] ${workspace}  (/help for the commands)`));
-
   // Trust comes before anything of the project loads: it is the first question when there is one.
   const settingsFile = userSettingsFile(env);
   const waiting = flags.config === undefined ? await untrustedProjectFiles(workspace, settingsFile) : [];
+  // --model, else the config's "model" (the project's only once the folder is trusted), else the environment.
+  let model = chooseWeirModel({ flags, configured: await readConfiguredModel({ workspace, configFlag: flags.config, env, trusted: waiting.length === 0 }), env, onRetry: waits.onRetry });
+  say(`${style.dim('[model]')} ${model.description}`);
+  say(style.dim(`[workspace] ${workspace}  (/help for the commands)`));
+
   if (waiting.length > 0) {
     say(`[trust] This folder has project settings that can load plugins, start commands or relax rules: ${waiting.join(', ')}.`);
     const answer = await reader.read('Trust this folder? They will apply from now on (y/N) ');
@@ -52,6 +53,12 @@ export async function runInteractive(flags: CliFlags, env: NodeJS.ProcessEnv): P
     if (answer.kind === 'line' && /^\s*y(es)?\s*$/i.test(answer.line)) {
       const folder = await trustFolder(settingsFile, workspace);
       say(`[trust] ${folder} is trusted (saved in ${settingsFile})`);
+      // The project's config counts now: its "model" too (--model still wins).
+      const configured = await readConfiguredModel({ workspace, configFlag: flags.config, env, trusted: true });
+      if (configured !== undefined) {
+        model = chooseWeirModel({ flags, configured, env, onRetry: waits.onRetry });
+        say(`${style.dim('[model]')} ${model.description}`);
+      }
     } else say('[trust] not trusted: the project config is not loaded, and its settings can only tighten');
   }
 

@@ -1,7 +1,7 @@
 import type { AgentEvent, ApprovalRequest } from '@weir/core';
-import { chooseModel } from './choose-model.js';
 import type { CliFlags } from './cli-flags.js';
 import { cliLogger } from './cli-logger.js';
+import { chooseWeirModel, readConfiguredModel } from './configured-model.js';
 import { modelWaits } from './model-waits.js';
 import { resolveWorkspace } from './resolve-workspace.js';
 import { fileCommandPrompt } from './file-command.js';
@@ -26,7 +26,9 @@ export async function runHeadless(flags: CliFlags, env: NodeJS.ProcessEnv): Prom
   const json = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
   const waits = modelWaits(status);
   const workspace = await resolveWorkspace(flags.workspace);
-  const model = chooseModel({ model: flags.model, baseURL: flags.baseURL, env, onRetry: waits.onRetry });
+  // --model, else the config's "model" (a project's once the folder is trusted), else the environment.
+  const configured = await readConfiguredModel({ workspace, configFlag: flags.config, env });
+  const model = chooseWeirModel({ flags, configured, env, onRetry: waits.onRetry });
   status(`[model] ${model.description}`);
   if (flags.json) json({ type: 'model', id: model.id, description: model.description });
   const { escapeForTerminal } = await import('@weir/safety');

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { McpServerOptions } from '@weir/mcp';
 import { ConfigError } from './config-error.js';
+import { configModel, refuseEndpointKeys } from './configured-model.js';
 
 /** The name of a project's config file, in its workspace root. */
 export const CONFIG_FILE = 'weir.config.json';
@@ -23,11 +24,13 @@ export interface WeirConfig {
   readonly compat: { readonly claude: boolean };
   /** `"shell": false`: no `run_command` (the shell tool is loaded by default where its sandbox works). */
   readonly shell: boolean;
+  /** `"model": "<provider>:<id>"`: the model, unless `--model` names one (the key and endpoint still come from the environment). */
+  readonly model: string | undefined;
   /** `"shell": { "network": { "allow": [...] } }`: hosts `run_command` may reach through its proxy (the settings' `network.allow` joins them). */
   readonly shellNetworkAllow: readonly string[];
 }
 
-const TOP_KEYS = new Set(['$schema', 'plugins', 'mcpServers', 'compat', 'shell']);
+const TOP_KEYS = new Set(['$schema', 'plugins', 'mcpServers', 'compat', 'shell', 'model']);
 const PLUGIN_KEYS = new Set(['package', 'options']);
 // An npm package name (scoped or not), as the registry accepts it.
 const PACKAGE_NAME = /^(?:@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*$/;
@@ -41,6 +44,12 @@ const PACKAGE_NAME = /^(?:@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*$/;
  */
 export async function readWeirConfig(file: string, required: boolean): Promise<WeirConfig | undefined> {
   const path = resolve(file);
+  const parsed = await readConfigJson(path, required);
+  return parsed === undefined ? undefined : parseWeirConfig(parsed.value, path);
+}
+
+/** A config file's JSON, unchecked: `undefined` for a missing file unless `required`; a `ConfigError` if it cannot be read or is not JSON. */
+export async function readConfigJson(path: string, required: boolean): Promise<{ readonly value: unknown } | undefined> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -55,7 +64,7 @@ export async function readWeirConfig(file: string, required: boolean): Promise<W
   } catch (error) {
     throw new ConfigError(`The config file ${path} is not JSON: ${(error as Error).message}.`);
   }
-  return parseWeirConfig(parsed, path);
+  return { value: parsed };
 }
 
 /** Checks a config's content (the file only names it in errors). */
@@ -63,9 +72,11 @@ export async function parseWeirConfig(parsed: unknown, file: string): Promise<We
   const bad = (key: string, why: string) => new ConfigError(`The config file ${file} is not valid: ${key} ${why}.`);
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new ConfigError(`The config file ${file} is not valid: it must hold a JSON object.`);
   const record = parsed as Record<string, unknown>;
+  refuseEndpointKeys(record, '', file);
   for (const key of Object.keys(record)) {
     if (!TOP_KEYS.has(key)) throw bad(JSON.stringify(key), `is not a key weir knows (expected ${[...TOP_KEYS].filter((k) => k !== '$schema').join(', ')})`);
   }
+  const model = configModel(record, file);
   const plugins: PluginEntry[] = [];
   if (record.plugins !== undefined) {
     if (!Array.isArray(record.plugins)) throw bad('"plugins"', 'must be an array of package names or { "package", "options" } objects');
@@ -103,7 +114,7 @@ export async function parseWeirConfig(parsed: unknown, file: string): Promise<We
   const shell = record.shell ?? true;
   const shellNetworkAllow = typeof shell === 'object' ? shellNetwork(shell, bad) : [];
   if (typeof shell !== 'boolean' && typeof shell !== 'object') throw bad('"shell"', 'must be true, false (no run_command) or { "network": { "allow": [host names] } }');
-  return { file, dir: dirname(file), plugins, servers, compat: { claude: (compat as { claude?: boolean }).claude === true }, shell: shell !== false, shellNetworkAllow };
+  return { file, dir: dirname(file), model, plugins, servers, compat: { claude: (compat as { claude?: boolean }).claude === true }, shell: shell !== false, shellNetworkAllow };
 }
 
 /** `"shell": { "network": { "allow": [...] } }`, checked; tools-shell checks each name when it loads. */
