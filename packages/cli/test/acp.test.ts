@@ -1,7 +1,7 @@
 // `weir acp` as an editor starts it: its own process, the ACP SDK's client on its standard input
 // and output, the mock model (no key), a weir home and a workspace of the test's own.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { client, ndJsonStream, PROTOCOL_VERSION, type ClientConnection, type SessionNotification } from '@agentclientprotocol/sdk';
@@ -101,4 +101,19 @@ it('weir acp: a model set up in part is "authentication required", with the line
   expect(refused).toMatchObject({ code: -32000, message: expect.stringContaining('ANTHROPIC_API_KEY') });
   expect(await editor.quit()).toBe(0);
   expect(existsSync(join(sandbox.workspace, '.weir', 'sessions'))).toBe(false);
+});
+
+it('weir acp: a trusted session folder\'s config "model" is that session\'s model, over the environment\'s', async () => {
+  writeFileSync(join(sandbox.workspace, 'weir.config.json'), JSON.stringify({ model: 'mock:rules' }));
+  mkdirSync(sandbox.home, { recursive: true });
+  writeFileSync(join(sandbox.home, 'settings.json'), JSON.stringify({ trustedFolders: [sandbox.workspace] }));
+  // The process's model is an endpoint nothing listens on: the answer comes from the mock or not at all.
+  const editor = startWeirAcp([], { OPENAI_BASE_URL: 'http://127.0.0.1:9/v1', OPENAI_MODEL: 'nobody', OPENAI_MAX_RETRIES: '0' });
+  await editor.connection.agent.request('initialize', { protocolVersion: PROTOCOL_VERSION, clientCapabilities: {} });
+  const { sessionId } = await editor.connection.agent.request('session/new', { cwd: sandbox.workspace, mcpServers: [] });
+  const response = await editor.connection.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'read file notes.txt' }] });
+  expect(response.stopReason).toBe('end_turn');
+  expect(answer(editor.updates)).toContain('Buy milk.');
+  expect(await editor.quit()).toBe(0);
+  expect(editor.stderr()).toContain(`[model] mock:rules (the mock model) (from weir.config.json) in ${sandbox.workspace}`);
 });

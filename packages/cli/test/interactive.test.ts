@@ -151,6 +151,24 @@ describe.skipIf(tmuxMissing !== undefined)('weir, interactive, in a real termina
     await t.waitFor(/WEIR EXITED 0/);
   }, 120_000);
 
+  it("the project config's \"model\" is chosen again once the folder is trusted at the question, and /model names it", async () => {
+    sandbox = makeSandbox();
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(join(sandbox.workspace, 'weir.config.json'), JSON.stringify({ model: 'mock:rules' }));
+    const { terminal: t } = open([], standIn());
+    await t.waitFor(/Trust this folder\?/);
+    // Before the answer, the environment's model: the project's config does not count yet.
+    expect(t.screen().split('\n')[0]).toBe(`[model] openai:stand-in at ${server.baseURL} (no OPENAI_API_KEY: no key sent)`);
+    await t.type('y');
+    await t.waitFor(/\[trust\] \S+ is trusted[\s\S]*\[model\] mock:rules \(the mock model\) \(from weir\.config\.json\)[\s\S]*^> /m);
+    await t.type('read file notes.txt');
+    await t.waitFor(/Buy milk\.[^\n]*\n> /);
+    await t.type('/model');
+    await t.waitFor(/\n\[model\] mock:rules \(the mock model\) \(from weir\.config\.json\)\n> /);
+    await t.type('/exit');
+    await t.waitFor(/WEIR EXITED 0/);
+  }, 120_000);
+
   it('Ctrl-C during a slow tool cancels the turn (the tool too) and the session goes on; Ctrl-C at the prompt exits with 130', async () => {
     sandbox = makeSandbox();
     writeTestPlugin(sandbox.workspace, 'Hello');
