@@ -40,7 +40,7 @@ export const USAGE = `Usage:
 Flags:
   --workspace <folder>  the workspace (default: the current folder)
   --config <file>       a config file to use (default: <workspace>/weir.config.json, once trusted)
-  --model <id>          anthropic:<id> (ANTHROPIC_API_KEY), openai:<id> or a bare id for an OpenAI-compatible endpoint (or ANTHROPIC_MODEL, OPENAI_MODEL)
+  --model <id>          anthropic:<id> (ANTHROPIC_API_KEY), openai:<id> or a bare id for an OpenAI-compatible endpoint, mock:rules (or "model" in weir.config.json, or ANTHROPIC_MODEL, OPENAI_MODEL)
   --base-url <url>      its endpoint (or OPENAI_BASE_URL); the key comes from OPENAI_API_KEY
   --mode <mode>         safety mode: read-only, ask (default), auto, allow-all-unsafe
   -c, --continue        go on with the last session
