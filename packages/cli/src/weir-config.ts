@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { McpServerOptions } from '@weir/mcp';
 import { ConfigError } from './config-error.js';
-import { configModel, refuseEndpointKeys } from './configured-model.js';
+import { configModel, refuseEndpointKeys } from './config-model-key.js';
 
 /** The name of a project's config file, in its workspace root. */
 export const CONFIG_FILE = 'weir.config.json';
