@@ -1,6 +1,7 @@
 // The public surface of @weir/tools-fs, by name. Everything else is internal.
 export { fsTools, DEFAULT_MAX_ENTRIES, DEFAULT_MAX_READ_BYTES } from './tools/fs-tools.js';
 export type { FsToolsOptions } from './tools/fs-tools.js';
+export type { TextSource } from './tools/text-source.js';
 
 export { DEFAULT_PROTECTED_PATHS } from './confinement/protected-paths.js';
 export type { FsErrorCode } from './fs-error.js';

@@ -1,3 +1,4 @@
+import type { BigIntStats } from 'node:fs';
 import { defineTool, ToolCallError } from '@weir/core';
 import { describeMatch, editText, numberedLines, type MatchKind } from '../editing/edit-text.js';
 import { FsError, quote } from '../fs-error.js';
@@ -8,7 +9,8 @@ import { hashSnapshot } from '../editing/read-ledger.js';
 import { readWholeText } from '../reading/read-whole-text.js';
 import { requiredArgument } from './required-argument.js';
 import { runFsBody } from './run-fs-body.js';
-import { encodeText } from '../reading/text-format.js';
+import { dominantEol, encodeText } from '../reading/text-format.js';
+import { sourceBytes, sourcePath } from './text-source.js';
 import { withWriteLock } from '../editing/with-write-lock.js';
 import { witnessWrite } from '../checkpoints/write-witness.js';
 
@@ -72,6 +74,8 @@ export function editFileTool(deps: FsToolDeps) {
           assertFileAccess(exec, located.relativePath, display);
           if (located.stat === undefined) throw new FsError('NOT_FOUND', `${display} does not exist. Use write_file to create it.`);
           await assertWriteApproved(deps.protection, exec.callId, path, located);
+          const routed = await editThroughSource(deps, located.relativePath, located.stat, display, { oldString, newString, replaceAll: args.replace_all === true });
+          if (routed !== undefined) return routed;
           let value: EditFileValue | undefined;
           let written: Buffer | undefined;
           const replaced = await workspace.replaceFile(located, display, {
@@ -81,12 +85,9 @@ export function editFileTool(deps: FsToolDeps) {
               if (existing === undefined) throw new FsError('NOT_FOUND', `${display} does not exist. Use write_file to create it.`);
               const whole = await readWholeText(existing, limits.maxEditBytes, display);
               deps.reads.assertCurrent(located.relativePath, display, { bytes: whole.bytes, stat: existing.stat });
-              const edited = editText(whole.text, { oldString, newString, replaceAll: args.replace_all === true }, whole.format.eol);
-              if (!edited.ok) throw new FsError(edited.code, `old_string ${edited.detail}`.replace(/^old_string does not occur/, `old_string does not occur in ${display}`));
+              const edited = editOrThrow(whole.text, { oldString, newString, replaceAll: args.replace_all === true }, whole.format.eol, display);
               written = encodeText(edited.text, whole.format, display);
-              const from = Math.max(1, edited.firstLine - SNIPPET_CONTEXT);
-              const to = Math.min(edited.lastLine + SNIPPET_CONTEXT, from + SNIPPET_MAX_LINES - 1);
-              value = { path: located.relativePath, replacements: edited.replacements, match: edited.kind, snippet: numberedLines(edited.text, from, to), ...(edited.style !== undefined && { style: edited.style }) };
+              value = editValue(located.relativePath, edited);
               return written;
             },
           });
@@ -97,6 +98,39 @@ export function editFileTool(deps: FsToolDeps) {
         });
       }),
   });
+}
+
+type Edited = Extract<ReturnType<typeof editText>, { ok: true }>;
+
+function editOrThrow(text: string, edit: { oldString: string; newString: string; replaceAll: boolean }, eol: '\n' | '\r\n', display: string): Edited {
+  const edited = editText(text, edit, eol);
+  if (!edited.ok) throw new FsError(edited.code, `old_string ${edited.detail}`.replace(/^old_string does not occur/, `old_string does not occur in ${display}`));
+  return edited;
+}
+
+function editValue(relativePath: string, edited: Edited): EditFileValue {
+  const from = Math.max(1, edited.firstLine - SNIPPET_CONTEXT);
+  const to = Math.min(edited.lastLine + SNIPPET_CONTEXT, from + SNIPPET_MAX_LINES - 1);
+  return { path: relativePath, replacements: edited.replacements, match: edited.kind, snippet: numberedLines(edited.text, from, to), ...(edited.style !== undefined && { style: edited.style }) };
+}
+
+/**
+ * With a text source that has the file: the edit made on its text (checked against what was read)
+ * and written there, or `undefined` when the source declines the write (the disk is edited then).
+ * The disk is not written, so no write is witnessed: the checkpoint reads back what the disk holds.
+ */
+async function editThroughSource(deps: FsToolDeps, relativePath: string, stat: BigIntStats, display: string, edit: { oldString: string; newString: string; replaceAll: boolean }): Promise<EditFileValue | undefined> {
+  const source = deps.textSource;
+  if (source === undefined) return undefined;
+  const at = sourcePath(deps, relativePath);
+  const text = await source.read(at);
+  if (text === undefined) return undefined;
+  if (Buffer.byteLength(text, 'utf8') > deps.limits.maxEditBytes) return undefined;
+  deps.reads.assertCurrent(relativePath, display, { bytes: sourceBytes(text), stat });
+  const edited = editOrThrow(text, edit, dominantEol(text), display);
+  if (!(await source.write(at, edited.text))) return undefined;
+  deps.reads.record(relativePath, hashSnapshot(sourceBytes(edited.text)));
+  return editValue(relativePath, edited);
 }
 
 /** One line saying what was replaced (and how it matched), then the changed lines, numbered. */

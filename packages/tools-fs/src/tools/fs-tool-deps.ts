@@ -2,6 +2,7 @@ import type { ProtectionDeps } from '../confinement/protected-path-guard.js';
 import type { PathLocks } from '../editing/path-locks.js';
 import type { ReadLedger } from '../editing/read-ledger.js';
 import type { Workspace } from '../confinement/workspace.js';
+import type { TextSource } from './text-source.js';
 
 /** The caps every tool respects, so no call can put unbounded data into the transcript. */
 export interface FsLimits {
@@ -40,4 +41,8 @@ export interface FsToolDeps {
   readonly reads: ReadLedger;
   /** search_files may use ripgrep (when installed) to list candidate files. */
   readonly ripgrep: boolean;
+  /** read_file, write_file, edit_file: the text of a file where it is not the disk's (an editor's buffers). */
+  readonly textSource?: TextSource | undefined;
+  /** The root as the options gave it, absolute: what paths given to `textSource` start with. */
+  readonly sourceRoot: string;
 }

@@ -13,6 +13,8 @@ import { readFileTool } from './read-file-tool.js';
 import { searchFilesTool } from './search-files-tool.js';
 import { Workspace } from '../confinement/workspace.js';
 import { writeFileTool } from './write-file-tool.js';
+import { resolve } from 'node:path';
+import type { TextSource } from './text-source.js';
 
 /** Options of `fsTools`; only `root` is required. */
 export interface FsToolsOptions {
@@ -37,6 +39,14 @@ export interface FsToolsOptions {
    * open and match each of them through the workspace. Default `true`; `false` always walks in JavaScript.
    */
   readonly ripgrep?: boolean;
+  /**
+   * read_file, write_file and edit_file take a file's text from this source, and write it there,
+   * when it has the file (an editor's open buffers, unsaved changes included); the disk otherwise.
+   * Asked with absolute paths under `root` as given, after confinement, approval and the
+   * read-before-write check, which stay this plugin's. Images and files over the edit limit are
+   * always read from the disk. Default: none, the disk only.
+   */
+  readonly textSource?: TextSource;
 }
 
 /** Default `maxReadBytes`. */
@@ -78,7 +88,7 @@ export function createFsTools(options: FsToolsOptions, internals: FsToolsInterna
       const workspace = await Workspace.create(options.root, { strategy: internals.strategy });
       ctx.sandbox.provide(workspace);
       const ledger = new ApprovalLedger();
-      const deps: FsToolDeps = { workspace, limits, protection: { workspace, protectedPaths, ledger }, locks: new PathLocks(), reads: new ReadLedger(), ripgrep: internals.ripgrep ?? options.ripgrep ?? true };
+      const deps: FsToolDeps = { workspace, limits, protection: { workspace, protectedPaths, ledger }, locks: new PathLocks(), reads: new ReadLedger(), ripgrep: internals.ripgrep ?? options.ripgrep ?? true, textSource: options.textSource, sourceRoot: resolve(options.root) };
       // Before every guard: policies see canonical argument names only.
       tapArgumentAliases(ctx.hooks);
       ctx.tools.register(readFileTool(deps));

@@ -10,6 +10,7 @@ import { readTextLines } from '../reading/read-text-lines.js';
 import { readWholeText } from '../reading/read-whole-text.js';
 import { requiredArgument } from './required-argument.js';
 import { runFsBody } from './run-fs-body.js';
+import { sourceBytes, sourcePath } from './text-source.js';
 import type { TextEncoding } from '../reading/text-format.js';
 
 /** Lines a read without `limit` returns at most. */
@@ -94,9 +95,11 @@ export function readFileTool(deps: FsToolDeps) {
           if (file.stat.size <= BigInt(limits.maxEditBytes)) {
             // Small enough to edit: read whole, so the model's knowledge of it is its exact content.
             const whole = await readWholeText(file, limits.maxEditBytes, display);
-            lines = windowOfText(whole.text, bounds);
+            // The source's text (an editor's buffer, unsaved changes included) when it has the file.
+            const shown = await deps.textSource?.read(sourcePath(deps, located.relativePath));
+            lines = windowOfText(shown ?? whole.text, bounds);
             encoding = whole.format.encoding;
-            deps.reads.record(located.relativePath, hashSnapshot(whole.bytes));
+            deps.reads.record(located.relativePath, hashSnapshot(shown === undefined ? whole.bytes : sourceBytes(shown)));
           } else {
             const streamed = await readTextLines(file.handle, { ...bounds, maxScanBytes: limits.maxScanBytes, display, signal: exec.signal });
             lines = streamed;

@@ -7,7 +7,8 @@ import { hashSnapshot } from '../editing/read-ledger.js';
 import { readWholeText } from '../reading/read-whole-text.js';
 import { requiredArgument } from './required-argument.js';
 import { runFsBody } from './run-fs-body.js';
-import { describeFormat, encodeText, NEW_FILE_FORMAT, withEol, type TextFormat } from '../reading/text-format.js';
+import { sourceBytes, sourcePath } from './text-source.js';
+import { describeFormat, dominantEol, encodeText, NEW_FILE_FORMAT, withEol, type TextFormat } from '../reading/text-format.js';
 import { withWriteLock } from '../editing/with-write-lock.js';
 import { witnessWrite } from '../checkpoints/write-witness.js';
 
@@ -52,6 +53,20 @@ export function writeFileTool(deps: FsToolDeps) {
         return withWriteLock(deps, path, display, async (located) => {
           assertFileAccess(exec, located.relativePath, display);
           await assertWriteApproved(deps.protection, exec.callId, path, located);
+          if (located.stat !== undefined && deps.textSource !== undefined) {
+            // The source (an editor) has the file: the new text goes there, checked against what was read.
+            // The disk is not written, so no write is witnessed: the checkpoint reads back what the disk holds.
+            const at = sourcePath(deps, located.relativePath);
+            const text = await deps.textSource.read(at);
+            if (text !== undefined) {
+              deps.reads.assertCurrent(located.relativePath, display, { bytes: sourceBytes(text), stat: located.stat });
+              const content = dominantEol(text) === '\r\n' && !args.content.includes('\r\n') ? withEol(args.content, '\r\n') : args.content;
+              if (await deps.textSource.write(at, content)) {
+                deps.reads.record(located.relativePath, hashSnapshot(sourceBytes(content)));
+                return { path: located.relativePath, bytes: Buffer.byteLength(content, 'utf8'), created: false };
+              }
+            }
+          }
           let format: TextFormat = NEW_FILE_FORMAT;
           let data: Buffer | undefined;
           const written = await workspace.replaceFile(located, display, {

@@ -22,5 +22,5 @@ export const SMALL_LIMITS: FsLimits = Object.freeze({
 
 /** What the tools' inner functions need, on `workspace`: small limits, nothing protected, no ripgrep. */
 export function smallDeps(workspace: Workspace): FsToolDeps {
-  return { workspace, limits: SMALL_LIMITS, protection: { workspace, protectedPaths: new ProtectedPaths([]), ledger: new ApprovalLedger() }, locks: new PathLocks(), reads: new ReadLedger(), ripgrep: false };
+  return { workspace, limits: SMALL_LIMITS, protection: { workspace, protectedPaths: new ProtectedPaths([]), ledger: new ApprovalLedger() }, locks: new PathLocks(), reads: new ReadLedger(), ripgrep: false, sourceRoot: workspace.root };
 }
