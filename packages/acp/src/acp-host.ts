@@ -38,6 +38,21 @@ export interface AcpOpenRequest {
   readonly sessionId: string | undefined;
   /** The approver to give the harness (it asks the client). */
   readonly approver: AcpApprover;
+  /**
+   * With the `editorFiles` setting and a client that reads files: the editor's buffers, to give
+   * the file tools as their text source (`fsTools({ textSource })` of `@weir/tools-fs`).
+   */
+  readonly editorFiles?: AcpEditorFiles | undefined;
+}
+
+/**
+ * The editor's files as `@weir/tools-fs`'s `TextSource` has them (a structural copy): `read` the
+ * buffer's text (`undefined`: read the disk), `write` through the editor (`false`: write the disk;
+ * throws a `ToolCallError` to refuse).
+ */
+export interface AcpEditorFiles {
+  readonly read: (path: string) => Promise<string | undefined>;
+  readonly write: (path: string, text: string) => Promise<boolean>;
 }
 
 /** One weir session the ACP server drives. */

@@ -7,7 +7,7 @@ import { promptContent } from './prompt-content.js';
 import { replayHistory } from './replay-history.js';
 import { acpStopReason } from './stop-reason.js';
 import { turnUpdates } from './turn-updates.js';
-import { unsavedBuffers } from './unsaved-buffers.js';
+import { editorTextSource } from './editor-files.js';
 
 /** What `serveAcp` runs on. */
 export interface ServeAcpOptions {
@@ -19,9 +19,10 @@ export interface ServeAcpOptions {
   /** Shown by the editor: `{ name: 'weir', version }`. */
   readonly agentInfo: { readonly name: string; readonly version: string };
   /**
-   * Look at the editor's buffers: with a client that reads files for its agent, a file tool whose
-   * file has unsaved changes in the editor fails instead of running on the file on disk
-   * (`unsavedBuffers`). Default false.
+   * The file tools go through the editor, with a client that reads files for its agent: read_file
+   * and edit_file see its buffers (unsaved changes included), write_file and edit_file write
+   * through it when it writes files too, else a write over unsaved changes fails
+   * (`editorTextSource`, handed to the host as `editorFiles`). Default false.
    */
   readonly editorFiles?: boolean;
   /** How long a permission request may wait for the editor. Default `DEFAULT_PERMISSION_TIMEOUT_MS`. */
@@ -82,6 +83,7 @@ function connect({ agent, ndJsonStream, PROTOCOL_VERSION, RequestError }: AcpSdk
   const sessions = new Map<string, Running>();
   let client: AgentContext | undefined;
   let clientReadsFiles = false;
+  let clientWritesFiles = false;
   const say = options.host.say ?? (() => undefined);
 
   const updatesTo = (sessionId: string) => {
@@ -102,17 +104,16 @@ function connect({ agent, ndJsonStream, PROTOCOL_VERSION, RequestError }: AcpSdk
     const mcp = failsAsInvalidParams(RequestError, () => clientMcpServers(servers));
     let id = sessionId ?? '';
     const approver = askClient({ client: () => client!, sessionId: () => id, cwd, ...(options.permissionTimeoutMs === undefined ? {} : { timeoutMs: options.permissionTimeoutMs }) });
-    const weir = await failsAsInternal(RequestError, () => options.host.open({ cwd, sessionId, approver }));
+    const editorFiles =
+      options.editorFiles === true && clientReadsFiles
+        ? editorTextSource({
+            read: (path) => client!.request('fs/read_text_file', { sessionId: id, path }).then((response) => response.content),
+            write: clientWritesFiles ? (path, content) => client!.request('fs/write_text_file', { sessionId: id, path, content }).then(() => undefined) : undefined,
+          })
+        : undefined;
+    const weir = await failsAsInternal(RequestError, () => options.host.open({ cwd, sessionId, approver, ...(editorFiles === undefined ? {} : { editorFiles }) }));
     id = weir.id;
     try {
-      if (options.editorFiles === true && clientReadsFiles) {
-        const readBuffer = (path: string) =>
-          client!.request('fs/read_text_file', { sessionId: id, path }).then(
-            (response) => response.content,
-            () => undefined,
-          );
-        await weir.harness.use(unsavedBuffers(cwd, readBuffer));
-      }
       if (mcp.length > 0) {
         const { mcpServer } = await import('@weir/mcp');
         for (const server of mcp) await weir.harness.use(mcpServer(server));
@@ -133,9 +134,11 @@ function connect({ agent, ndJsonStream, PROTOCOL_VERSION, RequestError }: AcpSdk
   };
 
   const app = agent({ name: options.agentInfo.name })
-    // Of the client's capabilities, only fs.readTextFile is used (`editorFiles`): weir's own tools read and write.
+    // Of the client's capabilities, only fs is used (`editorFiles`); the terminal never is: run_command
+    // stays weir's own, in its sandbox (docs/acp.md, "Editor files and terminals").
     .onRequest('initialize', ({ params }) => {
       clientReadsFiles = params.clientCapabilities?.fs?.readTextFile === true;
+      clientWritesFiles = params.clientCapabilities?.fs?.writeTextFile === true;
       return {
         protocolVersion: PROTOCOL_VERSION,
         agentCapabilities: {

@@ -39,7 +39,7 @@ export async function runAcp(flags: CliFlags, env: NodeJS.ProcessEnv): Promise<n
   const host: AcpHost = {
     say: status,
     ...(authRequired === undefined ? {} : { authRequired }),
-    open: async ({ cwd, sessionId, approver }) => {
+    open: async ({ cwd, sessionId, approver, editorFiles }) => {
       const workspace = await resolveWorkspace(cwd);
       // The config's "model" (the session folder's, once trusted) is this session's model, unless --model names one.
       const configured = flags.model === undefined ? await readConfiguredModel({ workspace, configFlag: flags.config, env }) : undefined;
@@ -53,6 +53,7 @@ export async function runAcp(flags: CliFlags, env: NodeJS.ProcessEnv): Promise<n
         mode: flags.mode,
         noShell: flags.noShell,
         approver,
+        ...(editorFiles === undefined ? {} : { textSource: editorFiles }),
         logger: cliLogger(status, flags.debug),
         session: { continue: false, resume: sessionId },
         env,
@@ -73,7 +74,7 @@ export async function runAcp(flags: CliFlags, env: NodeJS.ProcessEnv): Promise<n
   };
   const permissionMs = env.WEIR_ACP_PERMISSION_TIMEOUT_MS === undefined ? undefined : Number(env.WEIR_ACP_PERMISSION_TIMEOUT_MS);
   const permissionTimeoutMs = permissionMs !== undefined && Number.isFinite(permissionMs) && permissionMs > 0 ? permissionMs : undefined;
-  // WEIR_ACP_EDITOR_FILES=1: a file with unsaved changes in the editor is not read or written from disk.
+  // WEIR_ACP_EDITOR_FILES=1: the file tools read the editor's buffers and write through the editor (docs/acp.md).
   await serveAcpOnStdio(host, { name: 'weir', version: ownVersion }, permissionTimeoutMs, { editorFiles: env.WEIR_ACP_EDITOR_FILES === '1' }).closed;
   return 0;
 }

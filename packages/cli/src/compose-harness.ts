@@ -1,3 +1,4 @@
+import type { TextSource } from '@weir/tools-fs';
 import { createHarness, importPlugin, type AsyncDisposer, type Harness, type Logger, type Plugin } from '@weir/core';
 import type { Approver, SafetyMode, SafetyPlugin, SafetySettings } from '@weir/safety';
 import type { CommandHooks, HookRunRecord } from '@weir/hooks';
@@ -20,6 +21,8 @@ export interface ComposeOptions {
   /** `--mode`; the settings' mode otherwise. */
   readonly mode: SafetyMode | undefined;
   readonly approver: Approver;
+  /** The file tools read and write this source's text where it has the file (an editor's buffers). */
+  readonly textSource?: TextSource | undefined;
   readonly logger: Logger;
   /** `--no-shell` or `"shell": false`: no `run_command`. */
   readonly noShell?: boolean;
@@ -84,7 +87,7 @@ export async function composeHarness(options: ComposeOptions): Promise<ComposedH
   const longest = Math.max(0, ...hooks.hooks.filter((hook) => hook.skipped === undefined && hook.event === 'PreToolUse').map((hook) => hook.timeoutMs));
   const harness = createHarness({ logger: options.logger, ...(longest > 25_000 ? { hookTimeoutMs: longest + 5_000 } : {}) });
   try {
-    await harness.use(fsTools({ root: options.workspace, write: true }));
+    await harness.use(fsTools({ root: options.workspace, write: true, ...(options.textSource === undefined ? {} : { textSource: options.textSource }) }));
     const networkAllow = [...new Set([...networkAllowOf(options.settings), ...(options.config?.shellNetworkAllow ?? [])])];
     const shell = await loadShell(harness, { workspace: options.workspace, hidden: shellHiddenPaths(options.settings), networkAllow, off: options.noShell === true, say: options.say });
     // The person is told an approval waits (Notification hooks), then asked.

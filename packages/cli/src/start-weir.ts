@@ -1,3 +1,4 @@
+import type { TextSource } from '@weir/tools-fs';
 import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Agent, Logger, Session } from '@weir/core';
@@ -23,6 +24,8 @@ export interface StartOptions {
   readonly configFlag: string | undefined;
   readonly mode: string | undefined;
   readonly approver: Approver;
+  /** The file tools' text source (`weir acp` with WEIR_ACP_EDITOR_FILES=1: the editor's buffers). */
+  readonly textSource?: TextSource | undefined;
   readonly logger: Logger;
   readonly session: SessionChoice;
   readonly env: NodeJS.ProcessEnv;
@@ -122,6 +125,7 @@ export async function startWeir(options: StartOptions): Promise<StartedWeir> {
     settings,
     mode: options.mode as SafetyMode | undefined,
     approver: options.approver,
+    ...(options.textSource === undefined ? {} : { textSource: options.textSource }),
     logger: options.logger,
     noShell: options.noShell === true || config?.shell === false,
     say: options.say,

@@ -24,6 +24,8 @@ export interface AgentProcess {
   answer: (request: RequestPermissionRequest) => Promise<RequestPermissionResponse>;
   /** The editor's open buffers by absolute path, for `fs/read_text_file` (a path not here is read from disk). */
   readonly buffers: Map<string, string>;
+  /** Every `fs/write_text_file` received (it sets the buffer; the disk is left as it is). */
+  readonly writes: { path: string; content: string }[];
   /** Standard error so far. */
   stderr: () => string;
   /** Resolves with the exit status once the process is gone. */
@@ -46,6 +48,7 @@ export function spawnAgent(args: readonly string[], options: { cwd: string; env:
     answer: async (request) => ({ outcome: { outcome: 'selected', optionId: request.options.find((option) => option.kind === 'allow_once')!.optionId } }),
     stderr: () => stderr,
     buffers: new Map(),
+    writes: [],
     exited,
     waitForUpdate: (match) => {
       const seen = updates.find(match);
@@ -65,6 +68,11 @@ export function spawnAgent(args: readonly string[], options: { cwd: string; env:
       }
     })
     .onRequest('fs/read_text_file', async ({ params }) => ({ content: self.buffers.get(params.path) ?? (await readFile(params.path, 'utf8')) }))
+    .onRequest('fs/write_text_file', ({ params }) => {
+      self.writes.push({ path: params.path, content: params.content });
+      self.buffers.set(params.path, params.content);
+      return {};
+    })
     .onRequest('session/request_permission', ({ params }) => {
       permissions.push(params);
       return self.answer(params);

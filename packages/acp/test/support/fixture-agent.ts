@@ -86,9 +86,9 @@ const slowTool = (cwd: string) =>
 const store = createFileSessionStore(storeDir);
 const host: AcpHost = {
   say: (line) => process.stderr.write(`${line}\n`),
-  open: async ({ cwd, sessionId, approver }) => {
+  open: async ({ cwd, sessionId, approver, editorFiles }) => {
     const harness = createHarness();
-    await harness.use(fsTools({ root: cwd, write: true }));
+    await harness.use(fsTools({ root: cwd, write: true, ...(editorFiles === undefined ? {} : { textSource: editorFiles }) }));
     await harness.use(slowTool(cwd));
     await harness.use(safety({ mode: 'ask', approver }));
     const session = sessionId === undefined ? await store.create() : await store.open(sessionId);
