@@ -164,7 +164,7 @@ export async function startWeir(options: StartOptions): Promise<StartedWeir> {
       const start = await composed.hooks.events.sessionStart(resumed ? 'resume' : 'startup');
       const system = [systemPrompt(options.workspace), extensions.systemText, start.context ?? ''].filter((part) => part !== '').join('\n\n');
       const model = await options.model.load();
-      await useWorkspaceExtensions(composed.harness, extensions, model, options.say);
+      await useWorkspaceExtensions(composed.harness, extensions, model, options.say, composed.hooks.events);
       const newAgent = () => createAgent({ model, harness: composed.harness, session, system });
       const kept = checkpoints;
       const started: StartedWeir = {

@@ -1,5 +1,7 @@
 import { join } from 'node:path';
 import type { Harness, LanguageModel } from '@weir/core';
+import type { HookEvents } from '@weir/hooks';
+import { subagentStopPlugin } from './subagent-stop.js';
 import type { Command, ExtensionRoot, LoadedAgents, LoadedCommands, LoadedSkills, NestedInstructions, ProjectInstructions, ToolNarrowing } from '@weir/extensions';
 
 /** What the CLI read from the workspace and the weir home: instructions, skills, commands, agents. */
@@ -78,9 +80,10 @@ export async function loadWorkspaceExtensions(places: ExtensionPlaces): Promise<
  * Loads the plugins of `extensions` into the harness: the narrowing (allowed-tools), the nested
  * instructions, the `skill` tool, one tool per subagent (on `model`, the session's: weir has one
  * model per session, so an agent's `model` is shown in `/context` and not followed). An agent whose
- * name a tool already has is left out, and said.
+ * name a tool already has is left out, and said. With `hookEvents`, each finished subagent call
+ * fires `SubagentStop` (subagent-stop.ts).
  */
-export async function useWorkspaceExtensions(harness: Harness, extensions: WorkspaceExtensions, model: LanguageModel, say: (line: string) => void): Promise<void> {
+export async function useWorkspaceExtensions(harness: Harness, extensions: WorkspaceExtensions, model: LanguageModel, say: (line: string) => void, hookEvents?: Pick<HookEvents, 'subagentStop'>): Promise<void> {
   const { agentsPlugin, skillsPlugin } = await import('@weir/extensions');
   await harness.use(extensions.narrowing.plugin);
   await harness.use(extensions.nested.plugin);
@@ -91,5 +94,8 @@ export async function useWorkspaceExtensions(harness: Harness, extensions: Works
     say(`[agents] ${agent.file}: not loaded: a tool is already named ${agent.name}`);
     return false;
   });
-  if (agents.length > 0) await harness.use(agentsPlugin({ agents, model }));
+  if (agents.length === 0) return;
+  await harness.use(agentsPlugin({ agents, model }));
+  // A subagent's finished call fires SubagentStop before the parent goes on.
+  if (hookEvents !== undefined) await harness.use(await subagentStopPlugin(agents.map((agent) => agent.name), hookEvents));
 }

@@ -1,6 +1,6 @@
 // Command hooks in `weir run`: from the user's settings, from an untrusted project (never run: a
 // marker file proves it) and, with the compat switch, from Claude Code's project files once trusted.
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startModelServer, type ModelServer } from './support/model-server.js';
@@ -53,5 +53,17 @@ describe('weir run with command hooks', () => {
     const trusted = await run(['run', 'call read_file {"path":"notes.txt"}']);
     expect(trusted.code).toBe(0);
     expect(existsSync(marker)).toBe(true);
+  }, 120_000);
+
+  it("a SubagentStop hook runs when an agent file's subagent finishes, with its last answer", async () => {
+    sandbox = makeSandbox();
+    mkdirSync(join(sandbox.home, 'agents'), { recursive: true });
+    writeFileSync(join(sandbox.home, 'agents', 'helper.md'), '---\nname: helper\ndescription: Answers small questions.\n---\nYou help.\n');
+    const payload = join(sandbox.workspace, 'subagent-stop.json');
+    put(join(sandbox.home, 'settings.json'), { hooks: hooks('SubagentStop', `cat > ${payload}`) });
+    const result = await run(['run', 'call helper {"task":"hello"}']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('helper said: You said: hello');
+    expect(JSON.parse(readFileSync(payload, 'utf8'))).toMatchObject({ hook_event_name: 'SubagentStop', stop_hook_active: false, last_assistant_message: 'You said: hello' });
   }, 120_000);
 });
