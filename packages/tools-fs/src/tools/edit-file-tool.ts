@@ -122,7 +122,7 @@ function editValue(relativePath: string, edited: Edited): EditFileValue {
 async function editThroughSource(deps: FsToolDeps, relativePath: string, stat: BigIntStats, display: string, edit: { oldString: string; newString: string; replaceAll: boolean }): Promise<EditFileValue | undefined> {
   const source = deps.textSource;
   if (source === undefined) return undefined;
-  const at = sourcePath(deps, relativePath);
+  const at = sourcePath(deps.sourceRoot, relativePath);
   const text = await source.read(at);
   if (text === undefined) return undefined;
   if (Buffer.byteLength(text, 'utf8') > deps.limits.maxEditBytes) return undefined;

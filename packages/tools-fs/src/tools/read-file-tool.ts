@@ -96,7 +96,7 @@ export function readFileTool(deps: FsToolDeps) {
             // Small enough to edit: read whole, so the model's knowledge of it is its exact content.
             const whole = await readWholeText(file, limits.maxEditBytes, display);
             // The source's text (an editor's buffer, unsaved changes included) when it has the file.
-            const shown = await deps.textSource?.read(sourcePath(deps, located.relativePath));
+            const shown = await deps.textSource?.read(sourcePath(deps.sourceRoot, located.relativePath));
             lines = windowOfText(shown ?? whole.text, bounds);
             encoding = whole.format.encoding;
             deps.reads.record(located.relativePath, hashSnapshot(shown === undefined ? whole.bytes : sourceBytes(shown)));

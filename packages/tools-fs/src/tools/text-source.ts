@@ -1,5 +1,4 @@
 import { join } from 'node:path';
-import type { FsToolDeps } from './fs-tool-deps.js';
 
 /**
  * Where the file tools may take a file's text from, and write it to, instead of the disk: an
@@ -18,9 +17,12 @@ export interface TextSource {
   write(path: string, text: string): Promise<boolean>;
 }
 
-/** The absolute path a text source is asked about: the root as given, then the canonical relative path. */
-export function sourcePath(deps: FsToolDeps, relativePath: string): string {
-  return join(deps.sourceRoot, relativePath);
+/**
+ * The absolute path a text source is asked about: the root as given (the tools' `sourceRoot`), then
+ * the canonical relative path. Takes the root, not the tools' deps, which import this file's type.
+ */
+export function sourcePath(sourceRoot: string, relativePath: string): string {
+  return join(sourceRoot, relativePath);
 }
 
 /** The text a source gave, as the bytes the read ledger hashes. */

@@ -56,7 +56,7 @@ export function writeFileTool(deps: FsToolDeps) {
           if (located.stat !== undefined && deps.textSource !== undefined) {
             // The source (an editor) has the file: the new text goes there, checked against what was read.
             // The disk is not written, so no write is witnessed: the checkpoint reads back what the disk holds.
-            const at = sourcePath(deps, located.relativePath);
+            const at = sourcePath(deps.sourceRoot, located.relativePath);
             const text = await deps.textSource.read(at);
             if (text !== undefined) {
               deps.reads.assertCurrent(located.relativePath, display, { bytes: sourceBytes(text), stat: located.stat });
