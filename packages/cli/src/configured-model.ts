@@ -1,8 +1,8 @@
-import { access } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import type { RetryEvent } from '@weir/core';
 import { chooseModel, type ChosenModel } from './choose-model.js';
 import { configModel, refuseEndpointKeys } from './config-model-key.js';
+import { fileExists } from './file-exists.js';
 import { untrustedProjectFiles } from './project-trust.js';
 import { projectConfigFile, readConfigJson } from './weir-config.js';
 import { userSettingsFile } from './weir-home.js';
@@ -32,7 +32,7 @@ export async function readConfiguredModel(options: { readonly workspace: string;
   } else {
     file = projectConfigFile(options.workspace);
     label = basename(file);
-    if (!(await exists(file))) return undefined;
+    if (!(await fileExists(file))) return undefined;
     const trusted = options.trusted ?? (await untrustedProjectFiles(options.workspace, userSettingsFile(options.env))).length === 0;
     if (!trusted) return undefined;
   }
@@ -67,11 +67,3 @@ export function chooseWeirModel(options: {
   return { ...chosen, description: `${chosen.description} (from ${configured.label})` };
 }
 
-async function exists(file: string): Promise<boolean> {
-  try {
-    await access(file);
-    return true;
-  } catch {
-    return false;
-  }
-}

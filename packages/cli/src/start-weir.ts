@@ -1,14 +1,13 @@
-import type { TextSource } from '@weir/tools-fs';
-import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Agent, Logger, Session } from '@weir/core';
 import type { Approver, SafetyMode, SafetySettings } from '@weir/safety';
 import type { SessionStore } from '@weir/session';
-import type { Checkpoints } from '@weir/tools-fs';
+import type { Checkpoints, TextSource } from '@weir/tools-fs';
 import type { ChosenModel } from './choose-model.js';
 import { BUILTIN_COMMAND_NAMES } from './builtin-commands.js';
 import { bundleRoots } from './bundles/bundle-roots.js';
 import { composeHarness, type ComposedHarness } from './compose-harness.js';
+import { fileExists } from './file-exists.js';
 import { checkpointsDir, openSession, workspaceSessions, type SessionChoice } from './session-store.js';
 import { trustFolder } from './trust-folder.js';
 import { UsageError } from './usage-error.js';
@@ -92,7 +91,7 @@ export async function startWeir(options: StartOptions): Promise<StartedWeir> {
   const projectFile = projectConfigFile(options.workspace);
   // Claude Code's project files hold hooks (commands) too: with the compat switch they wait for trust as well.
   const claudeFiles = settings.compat.claude ? CLAUDE_PROJECT_SETTINGS_FILES.map((file) => join(options.workspace, file)) : [];
-  const projectFiles = (await Promise.all([projectFile, join(options.workspace, '.weir', 'settings.json'), join(options.workspace, '.weir', 'plugins.json'), ...claudeFiles].map(async (file) => ((await exists(file)) ? file : undefined)))).filter(
+  const projectFiles = (await Promise.all([projectFile, join(options.workspace, '.weir', 'settings.json'), join(options.workspace, '.weir', 'plugins.json'), ...claudeFiles].map(async (file) => ((await fileExists(file)) ? file : undefined)))).filter(
     (file): file is string => file !== undefined,
   );
   if (!settings.projectTrusted && projectFiles.length > 0 && options.configFlag === undefined && options.askTrust !== undefined) {
@@ -105,7 +104,7 @@ export async function startWeir(options: StartOptions): Promise<StartedWeir> {
 
   const readConfig = async (): Promise<WeirConfig | undefined> => {
     if (options.configFlag !== undefined) return readWeirConfig(options.configFlag, true);
-    if (!(await exists(projectFile))) return undefined;
+    if (!(await fileExists(projectFile))) return undefined;
     if (!settings.projectTrusted) return undefined;
     return readWeirConfig(projectFile, false);
   };
@@ -114,7 +113,7 @@ export async function startWeir(options: StartOptions): Promise<StartedWeir> {
     compat = { claude: true };
     settings = await loadSettings();
   }
-  if (config === undefined && options.configFlag === undefined && !settings.projectTrusted && (await exists(projectFile))) {
+  if (config === undefined && options.configFlag === undefined && !settings.projectTrusted && (await fileExists(projectFile))) {
     options.say(`[config] ${projectFile} is not used: this folder is not trusted. Trust it with: weir trust ${quote(options.workspace)}`);
   }
 
@@ -199,14 +198,6 @@ export async function startWeir(options: StartOptions): Promise<StartedWeir> {
   }
 }
 
-async function exists(file: string): Promise<boolean> {
-  try {
-    await access(file);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 function quote(path: string): string {
   return /^[\w./-]+$/.test(path) ? path : `'${path.replace(/'/g, `'\\''`)}'`;
