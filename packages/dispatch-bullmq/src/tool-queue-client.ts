@@ -133,6 +133,9 @@ export class ToolQueueClient {
         throw this.#unavailable(job, error);
       }
       const outcome = await call.answer;
+      // Unlisted before the round trip below: an entry that comes during it (a given-up call's late
+      // answer) is then an abandoned job's, deleted as it arrives, not kept on a call already dropped.
+      this.#release(jobId, call, job.deadlineAt);
       await this.#dropEvents(connected, call.eventIds);
       // The core settled the call already when its own interruption came; a wrapper's signal is told here.
       if (outcome === GAVE_UP) throw this.#aborted(job, signal);
@@ -140,10 +143,7 @@ export class ToolQueueClient {
     } finally {
       signal?.removeEventListener('abort', call);
       unlisten?.();
-      if (this.#pending.get(jobId) === call) {
-        this.#pending.delete(jobId);
-        if (call.sent && !call.answered) this.#abandon(jobId, job.deadlineAt);
-      }
+      this.#release(jobId, call, job.deadlineAt);
     }
   }
 
@@ -160,6 +160,13 @@ export class ToolQueueClient {
     } catch (error) {
       this.#options.logger.warn({ err: error, count: ids.length }, 'could not delete a call\'s entries from the queue\'s event stream; they stay until BullMQ trims it');
     }
+  }
+
+  /** Stops listing a call; one whose answer has not come is abandoned, so its late entries are deleted as they come. */
+  #release(jobId: string, call: PendingCall, deadlineAt: number | null): void {
+    if (this.#pending.get(jobId) !== call) return;
+    this.#pending.delete(jobId);
+    if (call.sent && !call.answered) this.#abandon(jobId, deadlineAt);
   }
 
   /** Remembers a job whose answer will come after its caller left, to delete its entries when they come. */
