@@ -9,8 +9,9 @@ import { sessionQueries } from './session-queries.js';
 
 export interface PostgresSessionStoreOptions {
   /**
-   * The connections. The store never ends the pool; it adds an `error` listener so a connection the
-   * server drops while idle is logged instead of crashing the process. Keep `synchronous_commit` on
+   * The connections. The store never ends the pool; it adds an `error` listener to the pool and to
+   * each connection the pool opens, so a connection the server drops is logged instead of crashing
+   * the process. Keep `synchronous_commit` on
    * (the default): an acknowledged append is a committed, flushed transaction.
    */
   readonly pool: Pool;
@@ -28,6 +29,9 @@ export interface PostgresSessionStoreOptions {
   /** The clock for record times. Default: `new Date()`. */
   readonly now?: () => Date;
 }
+
+/** Pools whose connections already get an `error` listener (one per pool, however many stores share it). */
+const watchedPools = new WeakSet<Pool>();
 
 const ignore = () => undefined;
 const silent: Logger = { debug: ignore, info: ignore, warn: ignore, error: ignore, child: () => silent };
@@ -52,6 +56,14 @@ export function createPostgresSessionStore(options: PostgresSessionStoreOptions)
   const sql = sessionQueries(schema);
   const blobGraceMs = options.blobGraceMs ?? 60_000;
   if (pool.listenerCount('error') === 0) pool.on('error', (error) => logger.warn({ err: error }, 'session-postgres: an idle connection failed'));
+  // The pool listens on a connection only while it is idle, and `pool.query` only while its query
+  // runs. A server that ends a connection (a restart, pg_terminate_backend) can say so between two
+  // statements of a checked-out connection or while it is being closed, and a client 'error' with
+  // no listener is thrown by Node. Every connection the pool opens from now on gets one.
+  if (!watchedPools.has(pool)) {
+    watchedPools.add(pool);
+    pool.on('connect', (client) => client.on('error', (error) => logger.warn({ err: error }, 'session-postgres: a connection failed')));
+  }
 
   let migrated: Promise<unknown> | undefined;
   const ready = async () => {

@@ -85,4 +85,18 @@ describe('connection loss', () => {
     console.log(`connection loss: 5 backends killed mid-append, ${acknowledged.length} records acknowledged and all read back`);
     await pool.end();
   });
+
+  it('a connection the server ends between two statements is logged, not thrown: the pool listens only while a connection is idle', { timeout: 30_000 }, async () => {
+    const pool = new pg.Pool({ connectionString: server.url, max: 2, application_name: 'weir-checked-out' });
+    const warnings: unknown[] = [];
+    const logger = { debug() {}, info() {}, error() {}, warn: (fields: unknown) => warnings.push(fields), child: () => logger };
+    const store = createPostgresSessionStore({ pool, schema: 'checked_out', logger });
+    await store.list(); // migrates, so the pool has opened a connection through the store's watch
+    const client = await pool.connect(); // checked out: no pool listener on it now
+    await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'weir-checked-out'");
+    await expect.poll(() => warnings.length, { timeout: 10_000 }).toBeGreaterThan(0);
+    expect(warnings[0]).toMatchObject({ err: { code: '57P01' } });
+    client.release(true);
+    await pool.end();
+  });
 });
