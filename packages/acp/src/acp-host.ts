@@ -55,6 +55,11 @@ export interface AcpEditorFiles {
   readonly write: (path: string, text: string) => Promise<boolean>;
 }
 
+/** A prompt the host did not run, and why (one line the editor shows). */
+export interface AcpRefusedPrompt {
+  readonly refused: string;
+}
+
 /** One weir session the ACP server drives. */
 export interface AcpWeirSession {
   /** The weir session's id: the ACP `sessionId`. */
@@ -62,10 +67,11 @@ export interface AcpWeirSession {
   readonly agent: Agent;
   readonly harness: Harness;
   /**
-   * Runs one turn (the host may wrap `agent.turn`, with hooks say). `undefined` when the host
-   * refused the prompt (a hook blocked it); the turn then ends as `end_turn` with no answer.
+   * Runs one turn (the host may wrap `agent.turn`, with hooks say). `{ refused }` when the host
+   * refused the prompt (a hook blocked it): the editor is shown the reason as the agent's message,
+   * and the turn ends as `end_turn`.
    */
-  readonly turn: (content: Content, options: TurnOptions) => Promise<TurnResult | undefined>;
+  readonly turn: (content: Content, options: TurnOptions) => Promise<TurnResult | AcpRefusedPrompt>;
   /** Saves and closes the session and its harness. Never rejects. */
   readonly close: () => Promise<void>;
 }

@@ -176,7 +176,8 @@ function connect({ agent, ndJsonStream, PROTOCOL_VERSION, RequestError }: AcpSdk
       let stopReason: StopReason;
       try {
         const result = await turn;
-        stopReason = result === undefined ? 'end_turn' : acpStopReason(result.stopReason);
+        if ('refused' in result) send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: result.refused } });
+        stopReason = 'refused' in result ? 'end_turn' : acpStopReason(result.stopReason);
       } catch (error) {
         if (!stop.signal.aborted) throw RequestError.internalError(undefined, errorLine(error));
         stopReason = 'cancelled';

@@ -67,7 +67,10 @@ export async function runAcp(flags: CliFlags, env: NodeJS.ProcessEnv): Promise<n
         },
         harness: started.composed.harness,
         // Hooks see the prompt's text; a prompt with attachments goes to the agent whole.
-        turn: (content, options) => (typeof content === 'string' ? hookedTurn(started, content, options, status) : started.agent.turn(content, options)),
+        turn: async (content, options) => {
+          const result = await hookedTurn(started, content, options, status);
+          return 'blocked' in result ? { refused: `The prompt was blocked by a hook: ${result.blocked}` } : result;
+        },
         close: () => started.close().catch(() => undefined),
       };
     },

@@ -170,7 +170,7 @@ export async function runInteractive(flags: CliFlags, env: NodeJS.ProcessEnv): P
           await started.agent.resume({ signal: turn.signal, onEvent });
         }
         const result = await hookedTurn(started, prompt, { signal: turn.signal, onEvent }, say);
-        if (result !== undefined) {
+        if (!('blocked' in result)) {
           turns.push(result);
           if (result.stopReason === 'aborted') say('[cancelled]');
           else if (result.stopReason !== 'stop') say(`[stopped: ${result.stopReason}]`);

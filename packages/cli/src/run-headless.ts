@@ -89,7 +89,7 @@ export async function runHeadless(flags: CliFlags, env: NodeJS.ProcessEnv): Prom
       printer.finish();
     });
     status(`[session] ${started.session.id} saved: weir run --resume ${started.session.id} "<prompt>" goes on with it`);
-    if (result === undefined) return 1;
+    if ('blocked' in result) return 1;
     if (result.stopReason === 'aborted') return 130;
     if (result.stopReason !== 'stop') {
       status(`[stopped: ${result.stopReason}]`);

@@ -117,3 +117,25 @@ it('weir acp: a trusted session folder\'s config "model" is that session\'s mode
   expect(await editor.quit()).toBe(0);
   expect(editor.stderr()).toContain(`[model] mock:rules (the mock model) (from weir.config.json) in ${sandbox.workspace}`);
 });
+
+it("weir acp: a user's UserPromptSubmit hook that blocks a prompt with an attached file: the editor is told why, and the model never sees it", async () => {
+  mkdirSync(sandbox.home, { recursive: true });
+  const blocking = 'grep -q "sk-" && { echo "no secrets in prompts" >&2; exit 2; }; exit 0';
+  writeFileSync(join(sandbox.home, 'settings.json'), JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: blocking }] }] } }));
+  const editor = startWeirAcp();
+  await editor.connection.agent.request('initialize', { protocolVersion: PROTOCOL_VERSION, clientCapabilities: {} });
+  const { sessionId } = await editor.connection.agent.request('session/new', { cwd: sandbox.workspace, mcpServers: [] });
+  const prompt = [
+    { type: 'text' as const, text: 'read file notes.txt' },
+    { type: 'resource' as const, resource: { uri: `file://${join(sandbox.workspace, '.env')}`, text: 'API_KEY=sk-live-123' } },
+  ];
+  const response = await editor.connection.agent.request('session/prompt', { sessionId, prompt });
+  expect(response.stopReason).toBe('end_turn');
+  expect(answer(editor.updates)).toMatch(/^The prompt was blocked by a hook: .*no secrets in prompts/);
+  expect(editor.updates.map((n) => n.update.sessionUpdate)).not.toContain('tool_call');
+  // Without the attachment the same prompt goes through.
+  const plain = await editor.connection.agent.request('session/prompt', { sessionId, prompt: [prompt[0]!] });
+  expect(plain.stopReason).toBe('end_turn');
+  expect(answer(editor.updates)).toContain('Buy milk.');
+  expect(await editor.quit()).toBe(0);
+});

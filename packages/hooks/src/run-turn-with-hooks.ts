@@ -1,4 +1,4 @@
-import type { Agent, TurnOptions, TurnResult } from '@weir/core';
+import { textOfParts, type Agent, type Content, type TurnOptions, type TurnResult } from '@weir/core';
 import type { HookEvents } from './command-hooks.js';
 
 /** How many times Stop hooks may send the agent back to work in one turn. */
@@ -27,11 +27,13 @@ export interface HookedTurn {
  * on with the hook's reason as the next message, at most `maxStopBlocks` times, with
  * `stop_hook_active` true after the first. An aborted turn is not offered to Stop hooks.
  */
-export async function runTurnWithHooks(agent: Agent, text: string, events: HookEvents, options: TurnWithHooksOptions = {}): Promise<HookedTurn> {
-  const prompt = await events.userPromptSubmit(text);
+export async function runTurnWithHooks(agent: Agent, content: Content, events: HookEvents, options: TurnWithHooksOptions = {}): Promise<HookedTurn> {
+  // A prompt of parts (an editor's attached file, an image) is offered to the hooks as its text, so
+  // attaching something never takes a prompt past them.
+  const prompt = await events.userPromptSubmit(typeof content === 'string' ? content : textOfParts(content));
   if (prompt.blocked) return { result: undefined, blockedPrompt: prompt.reason, stopBlocks: 0, stopBoundReached: false };
   const max = options.maxStopBlocks ?? DEFAULT_MAX_STOP_BLOCKS;
-  let result = await agent.turn(prompt.context === undefined ? text : `${text}\n\n${prompt.context}`, options.turn);
+  let result = await agent.turn(withContext(content, prompt.context), options.turn);
   let blocks = 0;
   while (result.stopReason !== 'aborted') {
     const stop = await events.stop(blocks > 0, result.text);
@@ -41,4 +43,10 @@ export async function runTurnWithHooks(agent: Agent, text: string, events: HookE
     result = await agent.turn(stop.reason ?? 'A Stop hook asked you to go on.', options.turn);
   }
   return { result, blockedPrompt: undefined, stopBlocks: blocks, stopBoundReached: false };
+}
+
+/** The prompt with a hook's added context after it. */
+function withContext(content: Content, context: string | undefined): Content {
+  if (context === undefined) return content;
+  return typeof content === 'string' ? `${content}\n\n${context}` : [...content, { type: 'text', text: context }];
 }

@@ -67,6 +67,27 @@ describe('a turn between UserPromptSubmit and Stop', () => {
     }
   });
 
+  it('a prompt of parts (an attached file) reaches the prompt hook as its text: a block holds, and context joins as a text part', async () => {
+    const p = await project();
+    const attached = [{ type: 'text' as const, text: 'review this' }, { type: 'resource' as const, uri: 'file:///w/.env', name: '.env', text: 'API_KEY=sk-123' }];
+    const blocking = commandHooks({ projectDir: p.dir, layers: [layer(p.dir, on('UserPromptSubmit', 'cat > prompt.json; grep -q sk- prompt.json && { echo "no secrets in prompts" >&2; exit 2; }; exit 0'))] });
+    const model = createScriptedModel([{ text: 'ok' }]);
+    const harness = createHarness();
+    await harness.use(blocking.plugin);
+    const blocked = await runTurnWithHooks(createAgent({ model, harness }), attached, blocking.events);
+    expect(blocked.blockedPrompt).toMatch(/no secrets in prompts/);
+    expect(JSON.parse(readFileSync(join(p.dir, 'prompt.json'), 'utf8'))).toMatchObject({ prompt: 'review this\n\nAPI_KEY=sk-123' });
+    expect(model.requests).toHaveLength(0);
+    await harness.close();
+
+    const adding = commandHooks({ projectDir: p.dir, layers: [layer(p.dir, on('UserPromptSubmit', 'echo "Branch: main"'))] });
+    const second = createHarness();
+    await second.use(adding.plugin);
+    await runTurnWithHooks(createAgent({ model, harness: second }), [attached[0]!], adding.events);
+    expect(model.requests[0]!.messages.at(-1)!.content).toBe('review this\n\nBranch: main'); // text-only parts reach the model as one text
+    await second.close();
+  });
+
   it('context from a prompt hook joins the prompt', async () => {
     const p = await project();
     const model = createScriptedModel([{ text: 'ok' }]);
