@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
-import { client, ndJsonStream, PROTOCOL_VERSION, type ClientConnection, type SessionNotification } from '@agentclientprotocol/sdk';
+import { client, ndJsonStream, PROTOCOL_VERSION, type ClientConnection, type ContentBlock, type SessionNotification } from '@agentclientprotocol/sdk';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { writeEchoServer } from './support/echo-mcp-server.js';
 import { makeSandbox, weirCommand, type Sandbox } from './support/run-weir.js';
@@ -125,9 +125,9 @@ it("weir acp: a user's UserPromptSubmit hook that blocks a prompt with an attach
   const editor = startWeirAcp();
   await editor.connection.agent.request('initialize', { protocolVersion: PROTOCOL_VERSION, clientCapabilities: {} });
   const { sessionId } = await editor.connection.agent.request('session/new', { cwd: sandbox.workspace, mcpServers: [] });
-  const prompt = [
-    { type: 'text' as const, text: 'read file notes.txt' },
-    { type: 'resource' as const, resource: { uri: `file://${join(sandbox.workspace, '.env')}`, text: 'API_KEY=sk-live-123' } },
+  const prompt: ContentBlock[] = [
+    { type: 'text', text: 'read file notes.txt' },
+    { type: 'resource', resource: { uri: `file://${join(sandbox.workspace, '.env')}`, text: 'API_KEY=sk-live-123' } },
   ];
   const response = await editor.connection.agent.request('session/prompt', { sessionId, prompt });
   expect(response.stopReason).toBe('end_turn');
