@@ -35,7 +35,22 @@ export async function probeSandbox(runner: CommandRunner, root: string, userNote
   const said = outcome.output.trim().slice(0, 500) || '(no output)';
   if (outcome.exitCode === 4 || said.includes(`chdir to ${root}`)) throw unavailable(`the workspace ${root} is not writable by ${userNote}; give it to that user (chown) or pass user: { uid, gid } of its owner`);
   if (outcome.exitCode === 3) throw unavailable(`commands would run as root inside the sandbox (${userNote})`);
-  throw unavailable(`bubblewrap failed (exit ${outcome.exitCode ?? outcome.signal}): ${said}. Install it (Debian: apt-get install bubblewrap) and allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1; on Ubuntu also kernel.apparmor_restrict_unprivileged_userns=0)`);
+  throw unavailable(`bubblewrap failed (exit ${outcome.exitCode ?? outcome.signal}): ${said}. ${launcherAdvice(said)}`);
+}
+
+const USERNS = 'allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1; on Ubuntu also kernel.apparmor_restrict_unprivileged_userns=0)';
+
+/**
+ * What to do about a launcher that started and failed, from what it said: bubblewrap is installed
+ * (it ran), so "install it" is advice only for the namespace failures a missing setuid or a
+ * locked-down kernel give; a mount it could not make names a path the sandbox was told to bind.
+ */
+export function launcherAdvice(said: string): string {
+  if (/can't (?:bind|mount|mkdir|find source path|create file)|no such file or directory/i.test(said)) {
+    return 'A path the sandbox mounts (the workspace, a protected path, an extra bind) is missing or cannot be mounted there: check that each exists and is a folder or file on a local filesystem';
+  }
+  if (/namespace|uid map|gid map|operation not permitted|permission denied/i.test(said)) return `The kernel refused the sandbox's namespaces: ${USERNS}`;
+  return `Check that bubblewrap works here (bwrap --ro-bind / / true), and ${USERNS}`;
 }
 
 /** The error `shellTools` refuses to load with, saying why and the way out. */
