@@ -5,7 +5,7 @@ export interface McpToolInfo {
   readonly description?: string;
   readonly inputSchema: { readonly type: 'object'; readonly [key: string]: unknown };
   readonly outputSchema?: { readonly type: 'object'; readonly [key: string]: unknown };
-  /** `required`: callable only through the protocol's task API, which weir does not use. */
+  /** `required`: callable only through the protocol's task API (weir then runs it as a task, see run-tool-task.ts). */
   readonly execution?: { readonly taskSupport?: 'required' | 'optional' | 'forbidden' };
   readonly annotations?: {
     readonly title?: string;

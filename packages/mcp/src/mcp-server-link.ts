@@ -8,6 +8,7 @@ import type { ResolvedServerOptions } from './mcp-server-options.js';
 import { openMcpSession, type McpSession } from './open-mcp-session.js';
 import { MAX_ANSWER_TEXT, OUTPUT_TOO_LARGE_RPC } from './oversized-answer.js';
 import { oneLine } from './check-tool-listing.js';
+import { runToolTask } from './run-tool-task.js';
 
 /** A progress update as the core's `exec.progress` takes it. */
 interface ProgressUpdate {
@@ -57,15 +58,18 @@ export class McpServerLink {
     }
   }
 
-  /** Calls `tool` and gives the weir tool's value (see `toolValue`); every failure is a `ToolCallError` the model can read. */
-  callTool(tool: string, args: ToolArguments, exec: ToolExecution): Promise<object> {
+  /**
+   * Calls `tool` and gives the weir tool's value (see `toolValue`); every failure is a `ToolCallError`
+   * the model can read. With `asTask`, the call runs through the protocol's task API (`runToolTask`).
+   */
+  callTool(tool: string, args: ToolArguments, exec: ToolExecution, asTask = false): Promise<object> {
     const session = this.#session;
     // A session that is up is used at once, without the turn of the microtask queue `#current` costs.
-    if (session !== undefined && !session.closed && !this.#closed) return this.#call(session, tool, args, exec);
-    return this.#current().then((fresh) => this.#call(fresh, tool, args, exec));
+    if (session !== undefined && !session.closed && !this.#closed) return this.#call(session, tool, args, exec, asTask);
+    return this.#current().then((fresh) => this.#call(fresh, tool, args, exec, asTask));
   }
 
-  async #call(session: McpSession, tool: string, args: ToolArguments, exec: ToolExecution, retried = false): Promise<object> {
+  async #call(session: McpSession, tool: string, args: ToolArguments, exec: ToolExecution, asTask: boolean, retried = false): Promise<object> {
     const cancel = new CallCancelSignal();
     const stopListening = forwardAbort(exec, cancel);
     try {
@@ -75,12 +79,15 @@ export class McpServerLink {
       // SDK's loosest result schema and field by field here: one content block of a type the SDK
       // does not know must not lose the whole result (it becomes a note among the known blocks).
       const params = { name: tool, arguments: args as Record<string, unknown> };
-      const result = await session.client.request({ method: 'tools/call', params }, this.sdk.ResultSchema, {
-        signal: cancel.asAbortSignal(),
-        timeout: this.options.idleTimeoutMs,
-        resetTimeoutOnProgress: true,
-        onprogress: progressForwarder(this.logger, this.options.name, tool, exec),
-      });
+      const onprogress = progressForwarder(this.logger, this.options.name, tool, exec);
+      const result = asTask
+        ? await runToolTask({ client: session.client, sdk: this.sdk, server: this.options.name, tool, params, cancel, idleTimeoutMs: this.options.idleTimeoutMs, onProgress: onprogress, logger: this.logger })
+        : await session.client.request({ method: 'tools/call', params }, this.sdk.ResultSchema, {
+            signal: cancel.asAbortSignal(),
+            timeout: this.options.idleTimeoutMs,
+            resetTimeoutOnProgress: true,
+            onprogress,
+          });
       this.#restartsWithoutSuccess = 0;
       const parts = toParts(Array.isArray(result.content) ? result.content : []);
       if (result.isError === true) {
@@ -95,10 +102,11 @@ export class McpServerLink {
         // The HTTP server restarted or went away: this session is over, and the next one is a new session.
         this.logger.warn({ server: this.options.name, reason: lost }, 'the MCP server lost the HTTP session; a new one will be made');
         void session.close().catch(() => undefined);
-        // A session the server no longer knows (404) never ran the call: it is sent once more, on a new one.
-        if (lost === 'session' && !retried && !this.#closed) {
+        // A session the server no longer knows (404) never ran the call: it is sent once more, on a
+        // new one. Not a task: its session may have been lost after the task was made and ran.
+        if (lost === 'session' && !retried && !asTask && !this.#closed) {
           stopListening();
-          return this.#current().then((fresh) => this.#call(fresh, tool, args, exec, true));
+          return this.#current().then((fresh) => this.#call(fresh, tool, args, exec, asTask, true));
         }
         throw new ToolCallError(
           'MCP_SERVER_UNAVAILABLE',
@@ -110,6 +118,11 @@ export class McpServerLink {
     } finally {
       stopListening();
     }
+  }
+
+  /** True when the server of the current session runs tool calls as tasks (`tasks.requests.tools.call`). */
+  get offersToolTasks(): boolean {
+    return this.#session?.client.getServerCapabilities()?.tasks?.requests?.tools?.call !== undefined;
   }
 
   /** True when the server of the current session offers resources (its `resources` capability). */

@@ -50,11 +50,12 @@ export function mcpServer(options: McpServerOptions): Plugin {
           execute: (args, exec) => {
             // The body runs only once every guard let the call through: an ask was approved.
             pins.accept(weirName, version);
-            return link!.callTool(tool.name, args, exec);
+            // "required": only as a task; "optional" is called directly (the server runs the task and answers).
+            return link!.callTool(tool.name, args, exec, tool.execution?.taskSupport === 'required');
           },
         };
       };
-      const tools = new McpToolSet(resolved.name, (tool) => ctx.tools.register(tool, { server: resolved.name }), buildTool, ctx.logger);
+      const tools = new McpToolSet(resolved.name, (tool) => ctx.tools.register(tool, { server: resolved.name }), buildTool, ctx.logger, () => link?.offersToolTasks === true);
       link = new McpServerLink(resolved, sdk, ctx.logger, (listed) => {
         try {
           tools.replace(listed);

@@ -19,7 +19,7 @@ function setUp() {
 }
 
 describe('McpToolSet', () => {
-  it('registers <server>__<tool>; a name weir does not allow becomes a legal, stable, distinct one; task-only tools are skipped', () => {
+  it('registers <server>__<tool>; a name weir does not allow becomes a legal, stable, distinct one; task-only tools are skipped when the server runs no tasks', () => {
     const { harness, set } = setUp();
     const long = 'x'.repeat(70);
     set.replace([info('read.file'), info(long), info('read_file'), info('task', { execution: { taskSupport: 'required' } })]);

@@ -24,6 +24,8 @@ export class McpToolSet {
     private readonly register: (tool: ToolDefinition) => Disposer,
     private readonly build: ToolFactory,
     private readonly logger: Logger,
+    /** True when the server runs tool calls as tasks (its `tasks.requests.tools.call` capability). */
+    private readonly runsToolTasks: () => boolean = () => false,
   ) {}
 
   /** Registered weir names, in the server's order. */
@@ -32,8 +34,8 @@ export class McpToolSet {
   }
 
   /**
-   * Replaces the set with `tools`. A tool whose name or schema weir cannot take is skipped with a
-   * warning (one odd tool does not make the server useless). A name another plugin already holds
+   * Replaces the set with `tools`. A tool whose name or schema weir cannot take, or that must run
+   * as a task on a server that offers none, is skipped with a warning (one odd tool does not make the server useless). A name another plugin already holds
    * throws (`DUPLICATE_TOOL`), and the previous set stays registered.
    */
   replace(tools: readonly unknown[]): void {
@@ -71,8 +73,9 @@ export class McpToolSet {
       const tool = checked.tool;
       const skip = (why: string, err?: unknown) => this.logger.warn({ server: this.server, tool: tool.name, err }, `skipped the MCP tool "${tool.name}": ${oneLine(why)}`);
       for (const note of checked.adapted) this.logger.warn({ server: this.server, tool: tool.name }, `adapted the MCP tool "${tool.name}": ${note}`);
-      if (tool.execution?.taskSupport === 'required') {
-        skip('it can only be run as a task (taskSupport "required"), and weir calls tools directly');
+      // The protocol forbids a task to a server that does not offer them, whatever a tool says.
+      if (tool.execution?.taskSupport === 'required' && !this.runsToolTasks()) {
+        skip('it can only be run as a task (taskSupport "required"), and the server does not offer tasks for tool calls (no tasks.requests.tools.call capability)');
         continue;
       }
       let name: string;

@@ -39,12 +39,19 @@ describe('mcpServer over stdio against server-everything', () => {
     expect(harness.tools.get('everything__trigger-long-running-operation')!.description).toMatch(/Hints from the server, not verified: read-only/);
   });
 
-  it('leaves out a tool that only runs as a task (the task API is not used)', async () => {
+  it('runs a tool that only runs as a task (simulate-research-query) through the task API, its stages as progress', async () => {
     // server-everything adds it once initialized, and says so with list_changed.
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(harness.tools.has('everything__simulate-research-query')).toBe(false);
-    expect(harness.tools.has('everything__echo')).toBe(true);
-  });
+    const deadline = Date.now() + 5_000;
+    while (!harness.tools.has('everything__simulate-research-query') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    const messages: string[] = [];
+    const result = await harness.executeToolCall(
+      { id: 'research', name: 'everything__simulate-research-query', arguments: { topic: 'weirs' } },
+      { onProgress: (update) => void (update.message !== undefined && messages.push(update.message)) },
+    );
+    expect(result).toMatchObject({ ok: true });
+    expect(result.content).toContain('weirs');
+    expect(messages.some((message) => /Gathering sources|Analyzing content|Synthesizing findings|Generating report/.test(message))).toBe(true);
+  }, 20_000);
 
   it('calls echo and get-sum', async () => {
     const echo = await call('everything__echo', { message: 'hello' });
