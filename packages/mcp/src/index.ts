@@ -1,4 +1,6 @@
 export { mcpServer } from './mcp-server.js';
+export type { McpServerPlugin } from './mcp-server.js';
+export type { McpPrompt, McpPromptArgument, McpPromptMessage, McpPromptResult } from './mcp-prompts.js';
 export type { McpHttpServerOptions, McpServerCommonOptions, McpServerOptions, McpStdioServerOptions } from './mcp-server-options.js';
 export { McpServerError } from './mcp-server-error.js';
 export type { McpOAuthOptions } from './oauth/oauth-options.js';

@@ -22,6 +22,7 @@ export interface ClientSdk {
   /** Any result object: what `tools/list` and `tools/call` answers are read with, field by field, by weir. */
   readonly ResultSchema: typeof TypesModule.ResultSchema;
   readonly ToolListChangedNotificationSchema: typeof TypesModule.ToolListChangedNotificationSchema;
+  readonly PromptListChangedNotificationSchema: typeof TypesModule.PromptListChangedNotificationSchema;
   readonly ElicitRequestSchema: typeof TypesModule.ElicitRequestSchema;
   readonly ListRootsRequestSchema: typeof TypesModule.ListRootsRequestSchema;
 }
@@ -76,6 +77,7 @@ export const loadClientSdk: () => Promise<ClientSdk> = loadOnce(async () => {
     McpError: types.McpError,
     ResultSchema: types.ResultSchema,
     ToolListChangedNotificationSchema: types.ToolListChangedNotificationSchema,
+    PromptListChangedNotificationSchema: types.PromptListChangedNotificationSchema,
     ElicitRequestSchema: types.ElicitRequestSchema,
     ListRootsRequestSchema: types.ListRootsRequestSchema,
   };

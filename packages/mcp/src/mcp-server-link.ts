@@ -10,6 +10,12 @@ import { MAX_ANSWER_TEXT, OUTPUT_TOO_LARGE_RPC } from './oversized-answer.js';
 import { oneLine } from './check-tool-listing.js';
 import { runToolTask } from './run-tool-task.js';
 
+/** What a request can be aborted by: a tool call's `exec`, or any signal. */
+export interface AbortSource {
+  readonly signal: AbortSignal;
+  readonly onAbort?: ToolExecution['onAbort'];
+}
+
 /** A progress update as the core's `exec.progress` takes it. */
 interface ProgressUpdate {
   readonly progress?: number;
@@ -40,6 +46,8 @@ export class McpServerLink {
     private readonly sdk: ClientSdk,
     private readonly logger: Logger,
     private readonly onTools: (tools: readonly McpToolInfo[]) => void,
+    /** The server's prompts may have changed: it said so (`prompts/list_changed`), or it was started again. */
+    private readonly onPromptsChanged: () => void = () => undefined,
   ) {}
 
   /** The server process of the current session (stdio only), for tests and diagnostics. */
@@ -130,15 +138,35 @@ export class McpServerLink {
     return this.#session?.client.getServerCapabilities()?.resources !== undefined;
   }
 
+  /** True when the server of the current session offers prompts (its `prompts` capability). */
+  get offersPrompts(): boolean {
+    return this.#session?.client.getServerCapabilities()?.prompts !== undefined;
+  }
+
+  /** The server's whole `prompts/list`, every page (at most 100), entries as sent. */
+  async listPrompts(): Promise<readonly unknown[]> {
+    const prompts: unknown[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < 100; page += 1) {
+      const listed = await this.request('prompts/list', cursor === undefined ? {} : { cursor });
+      if (!Array.isArray(listed.prompts)) throw new Error(`the server answered prompts/list without a list of prompts (got ${typeof listed.prompts})`);
+      prompts.push(...listed.prompts);
+      cursor = typeof listed.nextCursor === 'string' ? listed.nextCursor : undefined;
+      if (cursor === undefined) break;
+    }
+    return prompts;
+  }
+
   /**
-   * One request of the protocol other than a tool call (`resources/list`, `resources/read`), under
-   * the call's abort and the idle deadline; the answer is the result object, read loosely. Failures
-   * are `ToolCallError`s the model can read, as a tool call's are.
+   * One request of the protocol other than a tool call (`resources/list`, `resources/read`,
+   * `prompts/get`), under the call's abort (when given) and the idle deadline; the answer is the
+   * result object, read loosely. Failures are `ToolCallError`s the model can read, as a tool
+   * call's are.
    */
-  async request(method: string, params: Record<string, unknown>, exec: ToolExecution): Promise<Record<string, unknown>> {
+  async request(method: string, params: Record<string, unknown>, exec?: AbortSource): Promise<Record<string, unknown>> {
     const session = this.#session !== undefined && !this.#session.closed && !this.#closed ? this.#session : await this.#current();
     const cancel = new CallCancelSignal();
-    const stopListening = forwardAbort(exec, cancel);
+    const stopListening = exec === undefined ? noop : forwardAbort(exec, cancel);
     try {
       return await session.client.request({ method, params }, this.sdk.ResultSchema, { signal: cancel.asAbortSignal(), timeout: this.options.idleTimeoutMs });
     } catch (error) {
@@ -213,6 +241,7 @@ export class McpServerLink {
       // Its tools may differ after a restart: the list is swapped like after list_changed.
       const tools = await this.#listTools(fresh);
       this.onTools(tools);
+      this.onPromptsChanged();
       return fresh;
     } catch (error) {
       if (error instanceof ToolCallError) throw error;
@@ -229,6 +258,7 @@ export class McpServerLink {
     this.#starting = starting;
     try {
       const session = await starting;
+      session.client.setNotificationHandler(this.sdk.PromptListChangedNotificationSchema, () => this.onPromptsChanged());
       this.#session = session;
       return session;
     } finally {
@@ -282,7 +312,7 @@ export class McpServerLink {
  * Aborts `cancel` when the call is interrupted; returns what stops listening. Through `exec.onAbort`
  * when the pipeline gives it (no AbortSignal is made), else through `exec.signal`.
  */
-function forwardAbort(exec: ToolExecution, cancel: CallCancelSignal): () => void {
+function forwardAbort(exec: AbortSource, cancel: CallCancelSignal): () => void {
   if (exec.onAbort !== undefined) return exec.onAbort((reason) => cancel.abort(reason));
   const signal = exec.signal;
   const follow = (): void => {

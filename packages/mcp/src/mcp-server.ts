@@ -1,4 +1,6 @@
-import { definePlugin, type JsonSchema, type Plugin, type ToolDefinition } from '@weir/core';
+import { definePlugin, ToolCallError, type JsonSchema, type Plugin, type ToolDefinition } from '@weir/core';
+import { McpPromptList } from './mcp-prompt-list.js';
+import { readPromptResult, type McpPrompt, type McpPromptResult } from './mcp-prompts.js';
 import { describeTool, type McpToolInfo } from './describe-tool.js';
 import { loadClientSdk } from './load-sdk.js';
 import { McpServerLink } from './mcp-server-link.js';
@@ -8,6 +10,24 @@ import { McpToolSet } from './mcp-tool-set.js';
 import { resolveTier } from './resolve-tier.js';
 import { resourceTool } from './resource-tool.js';
 import { ToolPins } from './tool-pins.js';
+
+/** The plugin `mcpServer` makes: a plugin, and the server's prompts once it is loaded. */
+export interface McpServerPlugin extends Plugin {
+  /** The server's name (the tools' namespace). */
+  readonly server: string;
+  /**
+   * The prompts the server offers, as last listed (at load, again after
+   * `notifications/prompts/list_changed` or a restart); empty while the plugin is not loaded or
+   * the server offers none. Never throws.
+   */
+  prompts(): readonly McpPrompt[];
+  /**
+   * Fetches one prompt with its arguments (`prompts/get`), its messages as the core's content
+   * parts. Rejects with an error whose message is one line (a `ToolCallError`: `MCP_ERROR` when the
+   * server refuses, `MCP_SERVER_UNAVAILABLE` when it is gone or the plugin is not loaded).
+   */
+  getPrompt(name: string, args: Readonly<Record<string, string>>, options?: { readonly signal?: AbortSignal }): Promise<McpPromptResult>;
+}
 
 /**
  * An MCP server as a weir plugin named `mcp:<name>`: each of its tools becomes a weir tool
@@ -21,9 +41,11 @@ import { ToolPins } from './tool-pins.js';
  * start, and nothing is left registered or running. Unloading closes the client and ends the
  * server's whole process group.
  */
-export function mcpServer(options: McpServerOptions): Plugin {
+export function mcpServer(options: McpServerOptions): McpServerPlugin {
   const resolved = resolveServerOptions(options);
-  return definePlugin({
+  // The loaded state the prompts are read from; undefined until setup and after unload.
+  let loaded: { readonly link: McpServerLink; readonly prompts: McpPromptList } | undefined;
+  const plugin = definePlugin({
     name: `mcp:${resolved.name}`,
     async setup(ctx) {
       const sdk = await loadClientSdk();
@@ -56,17 +78,30 @@ export function mcpServer(options: McpServerOptions): Plugin {
         };
       };
       const tools = new McpToolSet(resolved.name, (tool) => ctx.tools.register(tool, { server: resolved.name }), buildTool, ctx.logger, () => link?.offersToolTasks === true);
-      link = new McpServerLink(resolved, sdk, ctx.logger, (listed) => {
-        try {
-          tools.replace(listed);
-        } catch (error) {
-          ctx.logger.error({ err: error, server: resolved.name }, 'the new tool list could not be registered; the previous tools stay');
-        }
-      });
+      const prompts = new McpPromptList(resolved.name, ctx.logger, () => link!.listPrompts());
+      link = new McpServerLink(
+        resolved,
+        sdk,
+        ctx.logger,
+        (listed) => {
+          try {
+            tools.replace(listed);
+          } catch (error) {
+            ctx.logger.error({ err: error, server: resolved.name }, 'the new tool list could not be registered; the previous tools stay');
+          }
+        },
+        () => void (link!.offersPrompts ? prompts.refresh() : prompts.clear()),
+      );
       // Registered before the start, so a failed start (or a later unload) ends what was started.
-      ctx.onDispose(() => link.close());
+      ctx.onDispose(async () => {
+        loaded = undefined;
+        prompts.clear();
+        await link!.close();
+      });
       const listed = await link.start();
       tools.replace(listed);
+      if (link.offersPrompts) await prompts.refresh();
+      loaded = { link, prompts };
       if (link.offersResources) {
         try {
           ctx.tools.register(resourceTool(resolved.name, link) as ToolDefinition, { server: resolved.name });
@@ -75,7 +110,19 @@ export function mcpServer(options: McpServerOptions): Plugin {
           ctx.logger.warn({ err: error, server: resolved.name }, `the resources of the MCP server "${resolved.name}" are not offered: ${error instanceof Error ? error.message : String(error)}`);
         }
       }
-      ctx.logger.debug({ server: resolved.name, tools: tools.names() }, 'MCP server ready');
+      ctx.logger.debug({ server: resolved.name, tools: tools.names(), prompts: prompts.current().length }, 'MCP server ready');
+    },
+  });
+  return Object.freeze({
+    ...plugin,
+    server: resolved.name,
+    prompts: () => loaded?.prompts.current() ?? [],
+    async getPrompt(name: string, args: Readonly<Record<string, string>>, getOptions: { readonly signal?: AbortSignal } = {}): Promise<McpPromptResult> {
+      const current = loaded;
+      if (current === undefined) throw new ToolCallError('MCP_SERVER_UNAVAILABLE', `The MCP server "${resolved.name}" is not loaded.`);
+      const signal = getOptions.signal;
+      const result = await current.link.request('prompts/get', { name, arguments: { ...args } }, signal === undefined ? undefined : { signal });
+      return readPromptResult(result);
     },
   });
 }
