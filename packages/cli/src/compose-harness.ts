@@ -2,6 +2,7 @@ import type { TextSource } from '@weir/tools-fs';
 import { createHarness, importPlugin, type AsyncDisposer, type Harness, type Logger, type Plugin } from '@weir/core';
 import type { Approver, SafetyMode, SafetyPlugin, SafetySettings } from '@weir/safety';
 import type { CommandHooks, HookRunRecord } from '@weir/hooks';
+import type { McpServerPlugin } from '@weir/mcp';
 import { ConfigError } from './config-error.js';
 import { freshImportPlugin } from './fresh-import.js';
 import { loadShell, type ShellState } from './load-shell.js';
@@ -55,6 +56,8 @@ export interface ComposedHarness {
   readonly shell: ShellState;
   /** What the config loaded, in load order. */
   loaded(): readonly LoadedEntry[];
+  /** The config's MCP servers now loaded, in load order: their prompts are slash commands. */
+  mcpServers(): readonly McpServerPlugin[];
   /** The plugin bundles loaded (after the config's plugins), if asked for. */
   readonly bundles: SessionBundles | undefined;
   /**
@@ -99,26 +102,27 @@ export async function composeHarness(options: ComposeOptions): Promise<ComposedH
     await harness.use(policy);
     // After safety's guards, before approval: a PreToolUse hook sees only calls the rules let through.
     await harness.use(hooks.plugin);
-    let entries: { entry: LoadedEntry; unload: AsyncDisposer }[] = [];
+    let entries: { entry: LoadedEntry; unload: AsyncDisposer; server?: McpServerPlugin }[] = [];
 
     const loadOne = async (config: WeirConfig, kind: LoadedEntry['kind'], index: number, fresh: boolean) => {
       const before = new Set(harness.tools.names());
       let plugin: Plugin;
+      let server: McpServerPlugin | undefined;
       let source: string;
       if (kind === 'plugin') {
         const { package: name, options: pluginOptions } = config.plugins[index]!;
         source = name;
         plugin = fresh ? await freshImportPlugin(name, config.dir, pluginOptions) : await importPlugin(name, { from: config.dir, options: pluginOptions });
       } else {
-        const server = config.servers[index]!;
-        source = server.name;
+        const options = config.servers[index]!;
+        source = options.name;
         const { mcpServer } = await import('@weir/mcp');
-        plugin = mcpServer(server);
+        plugin = server = mcpServer(options);
       }
       const unload = await harness.use(plugin);
       const tools = harness.tools.names().filter((name) => !before.has(name));
       const entry: LoadedEntry = { kind, source, plugin: plugin.name, tools };
-      entries.push({ entry, unload });
+      entries.push({ entry, unload, ...(server === undefined ? {} : { server }) });
       return entry;
     };
     const all = (config: WeirConfig) => [
@@ -163,6 +167,7 @@ export async function composeHarness(options: ComposeOptions): Promise<ComposedH
       hooks: bundles === undefined ? hooks : bundleAwareHooks(hooks, bundles),
       shell,
       loaded: () => entries.map(({ entry }) => entry),
+      mcpServers: () => entries.flatMap(({ server }) => (server === undefined ? [] : [server])),
       bundles,
       reload: async (config, say) => {
         await bundles?.unload(say);

@@ -1,4 +1,4 @@
-import type { AgentEvent, Message, TurnResult } from '@weir/core';
+import type { AgentEvent, Content, Message, TurnResult } from '@weir/core';
 import type { CliFlags } from './cli-flags.js';
 import { cliLogger } from './cli-logger.js';
 import { chooseWeirModel, readConfiguredModel } from './configured-model.js';
@@ -9,6 +9,7 @@ import { untrustedProjectFiles } from './project-trust.js';
 import { resolveWorkspace } from './resolve-workspace.js';
 import { runSlashCommand } from './slash-commands.js';
 import { fileCommandPrompt } from './file-command.js';
+import { mcpPromptLine } from './mcp-prompt-command.js';
 import { hookedTurn } from './hooked-turn.js';
 import type { StartedWeir } from './start-weir.js';
 import { terminalStyle } from './terminal-style.js';
@@ -152,8 +153,17 @@ export async function runInteractive(flags: CliFlags, env: NodeJS.ProcessEnv): P
         status = 1;
         break;
       }
-      // A command file's `/name args` is a turn with its prompt; any other `/` line is weir's own command.
-      const prompt = line.startsWith('/') ? await fileCommandPrompt(started, line, say) : line;
+      // An MCP server's prompt (`/mcp__<server>__<prompt> args`) or a command file's `/name args` is a
+      // turn with its prompt; any other `/` line is weir's own command.
+      let prompt: Content | undefined = line;
+      if (line.startsWith('/')) {
+        const fromServer = await mcpPromptLine(started.composed.mcpServers(), line);
+        if (fromServer.kind === 'error') {
+          say(`[error] ${fromServer.message}`);
+          continue;
+        }
+        prompt = fromServer.kind === 'turn' ? fromServer.content : await fileCommandPrompt(started, line, say);
+      }
       if (prompt === undefined) {
         const ask = async (question: string) => {
           const answer = await reader.read(question);

@@ -5,6 +5,7 @@ import { chooseWeirModel, readConfiguredModel } from './configured-model.js';
 import { modelWaits } from './model-waits.js';
 import { resolveWorkspace } from './resolve-workspace.js';
 import { fileCommandPrompt } from './file-command.js';
+import { mcpPromptLine } from './mcp-prompt-command.js';
 import { hookedTurn } from './hooked-turn.js';
 import { startWeir } from './start-weir.js';
 import { terminalStyle } from './terminal-style.js';
@@ -77,8 +78,11 @@ export async function runHeadless(flags: CliFlags, env: NodeJS.ProcessEnv): Prom
       status('[session] finishing the turn the last run left open');
       await started.agent.resume({ signal: stop.signal, onEvent }).finally(() => waits.stop());
     }
-    // `weir run "/name args"`: a command file's prompt. A path (`/etc/hosts ...`) has a second slash and stays a prompt.
-    const command = /^\/[^\s/]+(?:\s|$)/.test(prompt) ? await fileCommandPrompt(started, prompt, status) : prompt;
+    // `weir run "/name args"`: an MCP server's prompt (`/mcp__<server>__<prompt>`) or a command
+    // file's. A path (`/etc/hosts ...`) has a second slash and stays a prompt.
+    const fromServer = await mcpPromptLine(started.composed.mcpServers(), prompt);
+    if (fromServer.kind === 'error') throw new UsageError(fromServer.message);
+    const command = fromServer.kind === 'turn' ? fromServer.content : /^\/[^\s/]+(?:\s|$)/.test(prompt) ? await fileCommandPrompt(started, prompt, status) : prompt;
     if (command === undefined) {
       const names = started.extensions.commands.commands.map((file) => `/${file.name}`);
       throw new UsageError(`${prompt.split(/\s/)[0]} is not a command file (in .weir/commands/ or ~/.weir/commands/); ${names.length === 0 ? 'there are none' : `the commands: ${names.join(', ')}`}. weir's own commands run in the interactive weir only.`);

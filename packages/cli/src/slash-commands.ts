@@ -4,6 +4,7 @@ import type { ChosenModel } from './choose-model.js';
 import { oneLineError } from './one-line-error.js';
 import { contextLines } from './context-lines.js';
 import { hookListLines } from './hook-list.js';
+import { mcpPromptHelp } from './mcp-prompt-help.js';
 import { describeRewind } from './rewind-command.js';
 import type { StartedWeir } from './start-weir.js';
 
@@ -52,6 +53,7 @@ export async function runSlashCommand(line: string, context: SlashContext): Prom
           const name = `/${file.name}${file.argumentHint === undefined ? '' : ` ${file.argumentHint}`}`;
           say(`  ${name.padEnd(13)} ${file.description} (${file.source})`);
         }
+        for (const line of await mcpPromptHelp(weir.composed.mcpServers())) say(line);
         say('  Anything else is a message to the model.');
         return 'continue';
       case '/tools': {

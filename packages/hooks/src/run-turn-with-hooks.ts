@@ -25,7 +25,9 @@ export interface HookedTurn {
  * One agent turn between its hooks: `UserPromptSubmit` first (a block ends it before the model is
  * asked; context is appended to the prompt), then the turn, then `Stop`: a block makes the agent go
  * on with the hook's reason as the next message, at most `maxStopBlocks` times, with
- * `stop_hook_active` true after the first. An aborted turn is not offered to Stop hooks.
+ * `stop_hook_active` true after the first. An aborted turn is not offered to Stop hooks. A prompt
+ * of parts (an MCP prompt's image or resource) reaches the hooks as its text (`textOfParts`), and
+ * the model whole, the hooks' context as one more text part.
  */
 export async function runTurnWithHooks(agent: Agent, content: Content, events: HookEvents, options: TurnWithHooksOptions = {}): Promise<HookedTurn> {
   // A prompt of parts (an editor's attached file, an image) is offered to the hooks as its text, so
