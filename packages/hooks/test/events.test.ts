@@ -99,6 +99,22 @@ describe('a turn between UserPromptSubmit and Stop', () => {
     await harness.close();
   });
 
+  it('a prompt of parts (an MCP prompt with a resource) reaches the hook as its text and the model whole, the context as one more part', async () => {
+    const p = await project();
+    const model = createScriptedModel([{ text: 'ok' }]);
+    const harness = createHarness();
+    const hooks = commandHooks({ projectDir: p.dir, layers: [layer(p.dir, on('UserPromptSubmit', 'cat > prompt.json; echo "Branch: main"'))] });
+    await harness.use(hooks.plugin);
+    const parts = [
+      { type: 'text' as const, text: 'review this' },
+      { type: 'resource' as const, uri: 'file:///a.ts', text: 'const a = 1;' },
+    ];
+    await runTurnWithHooks(createAgent({ model, harness }), parts, hooks.events);
+    expect(JSON.parse(readFileSync(join(p.dir, 'prompt.json'), 'utf8'))).toMatchObject({ hook_event_name: 'UserPromptSubmit', prompt: 'review this\n\nconst a = 1;' });
+    expect(model.requests[0]!.messages.at(-1)).toMatchObject({ role: 'user', parts: [...parts, { type: 'text', text: 'Branch: main' }] });
+    await harness.close();
+  });
+
   it('a Stop block makes the agent go on with the reason, bounded: stop_hook_active says it is a repeat', async () => {
     const p = await project();
     const model = createScriptedModel([{ text: 'done?' }, { text: 'again' }, { text: 'still' }]);
