@@ -88,6 +88,13 @@ describe('tools with taskSupport "required"', () => {
     expect(result.ok ? '' : result.error.message).toContain('the reactor is out of coolant');
   });
 
+  it('a task the server cancels is MCP_TASK_CANCELLED with its status message', async () => {
+    await harness.use(tasks());
+    const result = await call('tasks__withdraw');
+    expect(result).toMatchObject({ ok: false, error: { code: 'MCP_TASK_CANCELLED' } });
+    expect(result.ok ? '' : result.error.message).toContain('the operator stopped it');
+  });
+
   it('a server that exits during a task is MCP_SERVER_UNAVAILABLE; the next call starts it again', async () => {
     await harness.use(tasks());
     expect(await call('tasks__vanish')).toMatchObject({ ok: false, error: { code: 'MCP_SERVER_UNAVAILABLE' } });
