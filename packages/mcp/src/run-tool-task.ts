@@ -1,6 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolCallError, type Logger } from '@weir/core';
-import type { CallCancelSignal } from './call-cancel-signal.js';
+import { CallCancelSignal } from './call-cancel-signal.js';
 import type { ClientSdk } from './load-sdk.js';
 
 /** A progress update as the core's `exec.progress` takes it. */
@@ -48,13 +48,26 @@ const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
  */
 export async function runToolTask(call: ToolTaskCall): Promise<Record<string, unknown>> {
   const { client, sdk, cancel, idleTimeoutMs } = call;
-  const signal = cancel.asAbortSignal();
   let lastActivity = Date.now();
   const onprogress = (update: TaskProgress): void => {
     lastActivity = Date.now();
     call.onProgress(update);
   };
-  const created = await client.request({ method: 'tools/call', params: call.params }, sdk.ResultSchema, { signal, timeout: idleTimeoutMs, task: {}, onprogress });
+  // Each request gets a signal of its own, aborted with the call's: the SDK adds an abort listener
+  // to every request's signal and never removes it, so one signal shared by hundreds of polls
+  // would, on an abort, send notifications/cancelled for every poll long answered.
+  const ask = async (method: string, params: Record<string, unknown>, more: { task?: Record<string, unknown>; onprogress?: (update: TaskProgress) => void } = {}): Promise<Record<string, unknown>> => {
+    const own = new CallCancelSignal();
+    const follow = (): void => own.abort(cancel.reason);
+    if (cancel.aborted) follow();
+    else cancel.addEventListener('abort', follow);
+    try {
+      return await client.request({ method, params }, sdk.ResultSchema, { ...more, signal: own.asAbortSignal(), timeout: idleTimeoutMs });
+    } finally {
+      cancel.removeEventListener('abort', follow);
+    }
+  };
+  const created = await ask('tools/call', call.params, { task: {}, onprogress });
   const task = created.task;
   if (!isRecord(task) || typeof task.taskId !== 'string') {
     if (Array.isArray(created.content)) return created;
@@ -91,7 +104,7 @@ export async function runToolTask(call: ToolTaskCall): Promise<Record<string, un
       if (status === 'input_required') {
         // The server waits for an answer it sends through tasks/result (elicitation, sampling):
         // that request blocks until the task is terminal and then carries its result.
-        return await client.request({ method: 'tasks/result', params: { taskId } }, sdk.ResultSchema, { signal, timeout: idleTimeoutMs });
+        return await ask('tasks/result', { taskId });
       }
       if (Date.now() - lastActivity >= idleTimeoutMs) {
         sendCancel('idle');
@@ -106,7 +119,7 @@ export async function runToolTask(call: ToolTaskCall): Promise<Record<string, un
       });
       wake = undefined;
       if (cancel.aborted) throw cancel.reason;
-      const polled = await client.request({ method: 'tasks/get', params: { taskId } }, sdk.ResultSchema, { signal, timeout: idleTimeoutMs });
+      const polled = await ask('tasks/get', { taskId });
       const nextStatus = typeof polled.status === 'string' ? polled.status : status;
       const nextMessage = typeof polled.statusMessage === 'string' ? polled.statusMessage : statusMessage;
       if (nextStatus !== status || nextMessage !== statusMessage) lastActivity = Date.now();
@@ -120,7 +133,7 @@ export async function runToolTask(call: ToolTaskCall): Promise<Record<string, un
     }
     let result: Record<string, unknown>;
     try {
-      result = await client.request({ method: 'tasks/result', params: { taskId } }, sdk.ResultSchema, { signal, timeout: idleTimeoutMs });
+      result = await ask('tasks/result', { taskId });
     } catch (error) {
       // A failed task may have no result but its error (what the call would have answered).
       if (status === 'failed' && error instanceof sdk.McpError) {
