@@ -93,6 +93,11 @@ export function modelCallHookOf(harness: Harness): HarnessRuntime['hooks']['mode
   return runtimes.get(harness)?.hooks.modelCall;
 }
 
+/** The `compaction` hook of a harness made by `createHarness`, for the agent loop. */
+export function compactionHookOf(harness: Harness): HarnessRuntime['hooks']['compaction'] | undefined {
+  return runtimes.get(harness)?.hooks.compaction;
+}
+
 /** Creates a harness: an empty registry, the six hooks, no guards, no approver, no sandbox. */
 export function createHarness(options: HarnessOptions = {}): Harness {
   const runtime: HarnessRuntime = {

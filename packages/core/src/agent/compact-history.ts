@@ -1,5 +1,7 @@
 import type { LanguageModel, Message, ModelResponse, UserMessage } from './model.js';
 import { estimateTokens } from './estimate-tokens.js';
+import type { CompactionPlan, CompactionTrigger } from './compaction-hook.js';
+import type { SessionRecorder } from './session-recorder.js';
 
 /** Options of `createAgent({ compact })`. */
 export interface CompactOptions {
@@ -83,19 +85,29 @@ export class HistoryCompactor {
   }
 
   /**
-   * The compaction due now, or `undefined` when the history is under the limit or too short to
-   * compact (fewer than two messages before the kept steps). Rejects when the summary call fails.
+   * The compaction due now. `auto`: only when the history is estimated at `maxTokens` or more;
+   * `manual`: whatever its size. Either way there must be something to summarise (two messages or
+   * more before the kept steps), and `before` (the harness's `compaction` taps) may cancel it before
+   * the summary call. Early exits are values (`skipped`, `cancelled`); rejects only when the summary
+   * call fails.
    */
-  async plan(messages: readonly Message[], agentModel: LanguageModel, signal: AbortSignal | undefined): Promise<Compaction | undefined> {
-    if (this.count(messages) < this.#options.maxTokens) return undefined;
+  async plan(messages: readonly Message[], agentModel: LanguageModel, signal: AbortSignal | undefined, request: CompactionRequest): Promise<CompactionOutcome> {
+    const tokens = this.count(messages);
+    if (request.trigger === 'auto' && tokens < this.#options.maxTokens) return { status: 'skipped', reason: `the history is under the limit (${tokens} of ${this.#options.maxTokens} tokens)` };
     const from = messages[0]?.role === 'system' ? 1 : 0;
-    const cut = cutIndex(messages, this.#options.keepSteps ?? DEFAULT_KEEP_STEPS, from);
-    if (cut - from < 2) return undefined;
+    const keep = this.#options.keepSteps ?? DEFAULT_KEEP_STEPS;
+    const cut = cutIndex(messages, keep, from);
+    if (cut - from < 2) return { status: 'skipped', reason: `there is too little to summarise: the last ${keep} step${keep === 1 ? '' : 's'} stay word for word, and fewer than two messages come before them` };
+    const instructions = request.instructions?.trim() || undefined;
+    let plan: CompactionPlan = Object.freeze({ trigger: request.trigger, instructions, replaced: cut - from, tokens });
+    if (request.before !== undefined) plan = await request.before(plan);
+    if (plan.cancelled !== undefined) return { status: 'cancelled', by: plan.cancelled.by, reason: plan.cancelled.reason };
     const model = this.#options.model ?? agentModel;
     const older = messages.slice(from, cut);
+    const prompt = this.#options.prompt ?? DEFAULT_COMPACT_PROMPT;
     const response = await model.complete({
       messages: [
-        { role: 'system', content: this.#options.prompt ?? DEFAULT_COMPACT_PROMPT },
+        { role: 'system', content: instructions === undefined ? prompt : `${prompt}\n\nInstructions for this summary, from the user: ${instructions}` },
         { role: 'user', content: `The conversation so far:\n\n${transcript(older)}\n\nWrite the summary now.` },
       ],
       tools: [],
@@ -104,8 +116,28 @@ export class HistoryCompactor {
     if (typeof response?.text !== 'string' || response.text.trim() === '') throw new Error(`the summary model ${model.id} answered without text`);
     const summary: UserMessage = Object.freeze({ role: 'user', content: `${SUMMARY_PREFIX}${response.text.trim()}` });
     this.#usageTokens = undefined;
-    return { from, count: cut - from, summary, response, model: response.model ?? model.id };
+    return { status: 'compacted', compaction: { from, count: cut - from, summary, response, model: response.model ?? model.id } };
   }
+}
+
+/** What `plan` is asked for. */
+export interface CompactionRequest {
+  readonly trigger: CompactionTrigger;
+  readonly instructions?: string | undefined;
+  /** Runs the harness's `compaction` taps on the plan; what it returns decides. */
+  readonly before?: ((plan: CompactionPlan) => Promise<CompactionPlan>) | undefined;
+}
+
+/** What a compaction came to: done, nothing to do (and why), or cancelled by a `compaction` tap. */
+export type CompactionOutcome =
+  | { readonly status: 'compacted'; readonly compaction: Compaction }
+  | { readonly status: 'skipped'; readonly reason: string }
+  | { readonly status: 'cancelled'; readonly by: string; readonly reason: string };
+
+/** Puts a compaction into the history (the summary in place of the messages it replaces) and queues its record. */
+export function applyCompaction(messages: Message[], compaction: Compaction, recorder: SessionRecorder | undefined): void {
+  messages.splice(compaction.from, compaction.count, compaction.summary);
+  recorder?.compaction(compaction.from, compaction.count, compaction.summary.content);
 }
 
 /** Where the kept steps begin: the `keep`-th assistant message from the end (the end itself when `keep` is 0). */

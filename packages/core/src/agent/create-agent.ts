@@ -14,7 +14,8 @@ import { resumeSession } from './resume-session.js';
 import { toolMessage, unstartedResults } from './tool-messages.js';
 import type { TurnResult } from './turn-result.js';
 import { BudgetMeter, checkBudget, type Budget } from './budget.js';
-import { checkCompactOptions, HistoryCompactor, type CompactOptions } from './compact-history.js';
+import { applyCompaction, checkCompactOptions, HistoryCompactor, type CompactOptions } from './compact-history.js';
+import { compactionTaps } from './compaction-taps.js';
 import { DEFAULT_MAX_OUTPUT_ATTEMPTS, FinalAnswer } from './final-answer.js';
 import type { PrepareStep } from './prepare-step.js';
 import type { TurnPolicies } from './turn-policies.js';
@@ -87,6 +88,20 @@ export interface TurnOptions {
   readonly maxOutputAttempts?: number;
 }
 
+/** Options of `agent.compact()`. */
+export interface CompactNowOptions {
+  /** What the summary should keep or focus on (`/compact <instructions>`); joins the summary call's prompt. */
+  readonly instructions?: string;
+  /** Cancels the summary call: the history stays as it was. */
+  readonly signal?: AbortSignal;
+}
+
+/** What `agent.compact()` came to: done, nothing done (and why), or cancelled by a `compaction` tap (and why). */
+export type CompactResult =
+  | { readonly status: 'compacted'; readonly replaced: number; readonly summary: string; readonly model: string }
+  | { readonly status: 'skipped'; readonly reason: string }
+  | { readonly status: 'cancelled'; readonly by: string; readonly reason: string };
+
 /** `turn` options asking for a structured answer of schema `S`. */
 export type OutputTurnOptions<S extends JsonSchema | StandardJsonSchema> = TurnOptions & { readonly output: S };
 
@@ -130,6 +145,15 @@ export interface Agent {
    * open. Rejects like `turn`.
    */
   resume(options?: TurnOptions): Promise<TurnResult>;
+  /**
+   * Compacts the history now, between turns, whatever its size (the `manual` trigger): the older
+   * steps become one summary as `compact` does before a step (its options, or the defaults without
+   * them), recorded in the session and made durable. The harness's `compaction` taps may cancel it
+   * (`cancelled`, with the reason). `skipped` when there is too little to summarise, the session's
+   * last turn is still open, or the signal aborted. Rejects with `AGENT_BUSY` during a turn,
+   * `MODEL_CALL_FAILED` when the summary call fails (the history unchanged), and the session's error.
+   */
+  compact(options?: CompactNowOptions): Promise<CompactResult>;
 }
 
 /**
@@ -223,6 +247,36 @@ export function createAgent(options: AgentOptions): Agent {
     return { budget: meter, compactor, prepareStep, toolSearch: toolSearch?.turn(), output: finalAnswer(turnOptions), parentCallKey: parent?.callKey };
   }
 
+  let manualCompactor: HistoryCompactor | undefined;
+  const compactNow = async (compactOptions: CompactNowOptions): Promise<CompactResult> => {
+    if (busy) throw new HarnessError('AGENT_BUSY', 'agent.compact was called while a turn of this agent is running. Await it first.');
+    if (compactOptions.instructions !== undefined && typeof compactOptions.instructions !== 'string') throw new TypeError('agent.compact: instructions must be a string.');
+    busy = true;
+    const linked = linkSignals(agentSignal, compactOptions.signal);
+    try {
+      recorder?.check();
+      if (turnOpen) return { status: 'skipped', reason: "the session's last turn is still open: finish it (resume) or start a new turn first" };
+      if (linked.signal?.aborted) return { status: 'skipped', reason: 'aborted' };
+      const using = compactor ?? (manualCompactor ??= new HistoryCompactor({ maxTokens: Number.POSITIVE_INFINITY }));
+      let outcome;
+      try {
+        outcome = await using.plan(messages, model, linked.signal, { trigger: 'manual', instructions: compactOptions.instructions, before: compactionTaps(harness, undefined) });
+      } catch (error) {
+        if (linked.signal?.aborted) return { status: 'skipped', reason: 'aborted' };
+        throw new HarnessError('MODEL_CALL_FAILED', `Compacting the history failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      }
+      if (outcome.status !== 'compacted') return outcome;
+      if (linked.signal?.aborted) return { status: 'skipped', reason: 'aborted' };
+      const { compaction } = outcome;
+      applyCompaction(messages, compaction, recorder);
+      await recorder?.checkpoint();
+      return { status: 'compacted', replaced: compaction.count, summary: compaction.summary.content, model: compaction.model };
+    } finally {
+      linked.unlink();
+      busy = false;
+    }
+  };
+
   const agent: Agent = {
     messages,
     interrupted: resumed?.interrupted ?? NO_INTERRUPTED,
@@ -246,6 +300,7 @@ export function createAgent(options: AgentOptions): Agent {
       if (!turnOpen) return Promise.resolve({ text: '', stopReason: 'stop', steps: [], toolResults: [], usage: undefined });
       return run('resume', { resume: pending }, turnOptions);
     },
+    compact: (compactOptions = {}) => compactNow(compactOptions),
   };
   return Object.freeze(agent);
 }

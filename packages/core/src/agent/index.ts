@@ -1,5 +1,5 @@
 export { createAgent, DEFAULT_MAX_STEPS } from './create-agent.js';
-export type { Agent, AgentOptions, OutputTurnOptions, OutputTurnResult, TurnOptions } from './create-agent.js';
+export type { Agent, AgentOptions, CompactNowOptions, CompactResult, OutputTurnOptions, OutputTurnResult, TurnOptions } from './create-agent.js';
 export type { AgentEvent, AgentEventListener } from './agent-event.js';
 export type { AgentStep, StopReason, TurnResult } from './turn-result.js';
 export type { TurnEvent, TurnInfo } from './turn-event.js';
@@ -10,6 +10,7 @@ export type { FallbackOptions } from './fallback-model.js';
 export type { PrepareStep, StepPlan, StepPreparation } from './prepare-step.js';
 export { DEFAULT_COMPACT_PROMPT, DEFAULT_KEEP_STEPS, SUMMARY_PREFIX } from './compact-history.js';
 export type { CompactOptions } from './compact-history.js';
+export type { CompactionAction, CompactionInfo, CompactionPlan, CompactionTrigger } from './compaction-hook.js';
 export { DEFAULT_MAX_OUTPUT_ATTEMPTS, FINAL_ANSWER_TOOL } from './final-answer.js';
 export { agentTool } from './agent-tool.js';
 export type { AgentToolOptions, SubagentOptions } from './agent-tool.js';

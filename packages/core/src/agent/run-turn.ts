@@ -24,6 +24,8 @@ import { FINAL_ANSWER_TOOL } from './final-answer.js';
 import { plannedStep, refuseUnoffered, type PlannedStep } from './prepare-step.js';
 import type { TurnPolicies } from './turn-policies.js';
 import { lendScope } from './turn-scope.js';
+import { applyCompaction } from './compact-history.js';
+import { compactionTaps } from './compaction-taps.js';
 import { TOOL_SEARCH_TOOL } from './tool-search/tool-catalog.js';
 
 /** Everything one turn reads. `messages` is the agent's own history: the turn appends to it in place. */
@@ -134,7 +136,7 @@ export async function runTurn(context: TurnContext, input: TurnInput): Promise<T
       if (policies !== undefined) {
         const exhausted = policies.budget?.exhausted();
         if (exhausted !== undefined) return await end('budget_exhausted', { budget: exhausted });
-        if (policies.compactor !== undefined && (await compact(context, policies, index, tell)) === ABORTED) return await end('aborted');
+        if (policies.compactor !== undefined && (await compact(context, policies, index, tell, run.id)) === ABORTED) return await end('aborted');
         // Tool search alone is decided synchronously: a step whose tools stay under the threshold costs one identity check.
         planned =
           policies.prepareStep === undefined && policies.output === undefined
@@ -313,24 +315,27 @@ async function planStep(context: TurnContext, policies: TurnPolicies, index: num
 
 /**
  * Before a step, with `compact`: when the history nears the limit, the older steps become one
- * summary, recorded so a resumed session sees the same history. A summary call that fails is
+ * summary, recorded so a resumed session sees the same history. The harness's `compaction` taps may
+ * cancel it first (logged; they are asked again at the next step). A summary call that fails is
  * logged and the step goes on uncompacted (the model may still take the history).
  */
-async function compact(context: TurnContext, policies: TurnPolicies, index: number, tell: TurnObserver | undefined): Promise<void | typeof ABORTED> {
+async function compact(context: TurnContext, policies: TurnPolicies, index: number, tell: TurnObserver | undefined, runId: string): Promise<void | typeof ABORTED> {
   const { messages, signal, harness } = context;
   const began = tell === undefined ? 0 : performance.now();
-  let compaction;
+  let outcome;
   try {
-    compaction = await policies.compactor!.plan(messages, context.model, signal);
+    outcome = await policies.compactor!.plan(messages, context.model, signal, { trigger: 'auto', before: compactionTaps(harness, runId) });
   } catch (error) {
     if (signal?.aborted) return ABORTED;
     harness.logger.warn({ err: error, step: index }, 'compacting the history failed; the step goes on with the whole history');
     return;
   }
-  if (compaction === undefined) return;
+  if (signal?.aborted) return ABORTED;
+  if (outcome.status === 'cancelled') harness.logger.info({ step: index, tap: outcome.by, reason: outcome.reason }, `"${outcome.by}" cancelled the compaction; the step goes on with the whole history`);
+  if (outcome.status !== 'compacted') return;
+  const { compaction } = outcome;
   policies.budget?.charge(compaction.model, usageOrEstimate(messages.slice(compaction.from, compaction.from + compaction.count), compaction.response));
-  messages.splice(compaction.from, compaction.count, compaction.summary);
-  context.recorder?.compaction(compaction.from, compaction.count, compaction.summary.content);
+  applyCompaction(messages, compaction, context.recorder);
   context.emit?.({ type: 'compaction', step: index, replaced: compaction.count, summary: compaction.summary.content });
   tell?.({ type: 'compaction', step: index, modelId: compaction.model, replaced: compaction.count, response: compaction.response, durationMs: since(began) });
 }

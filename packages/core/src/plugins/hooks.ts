@@ -22,6 +22,7 @@ import type { CallEvent } from '../pipeline/call-event.js';
 import type { TurnEvent, TurnInfo } from '../agent/turn-event.js';
 import { adaptObserverTap } from './observer-tap.js';
 import { adaptModelCallTap, type ModelCallRun } from '../agent/model-call-wrap.js';
+import { adaptCompactionTap, type CompactionAction, type CompactionInfo, type CompactionPlan } from '../agent/compaction-hook.js';
 
 type Returns<T> = T | undefined | Promise<T | undefined>;
 
@@ -67,6 +68,14 @@ export function createHooks() {
      * the one it got, to run the call in a scope (a tracing context a provider's own spans nest under).
      */
     modelCall: adapt(new SyncWaterfallHook<[ModelCallRun, TurnInfo], ModelCallRun | undefined>(['run', 'turn'], 'agent/model-call'), adaptModelCallTap),
+    /**
+     * Before the agent compacts its history (before a step, past the limit, or `agent.compact()`),
+     * before the summary call: a tap may cancel it with a reason (a PreCompact hook does).
+     */
+    compaction: adapt(
+      new AsyncSeriesWaterfallHook<[CompactionPlan, CompactionInfo], Returns<CompactionAction>>(['plan', 'info'], 'agent/compaction'),
+      adaptCompactionTap,
+    ),
   });
 }
 
@@ -77,7 +86,7 @@ export type HarnessHooks = ReturnType<typeof createHooks>;
 export const STAGES = Object.freeze(['prepareExecution', 'execute', 'createSuccessResult', 'postExecute', 'finalizeContent', 'result'] as const) satisfies readonly (keyof HarnessHooks & StageName)[];
 
 /** Every hook of a harness: the six stages, then the observer hooks beside them. */
-export const HOOK_NAMES = Object.freeze([...STAGES, 'progress', 'call', 'turn', 'modelCall'] as const) satisfies readonly (keyof HarnessHooks)[];
+export const HOOK_NAMES = Object.freeze([...STAGES, 'progress', 'call', 'turn', 'modelCall', 'compaction'] as const) satisfies readonly (keyof HarnessHooks)[];
 
 const TAP_STATE = Symbol('weir.tapState');
 
