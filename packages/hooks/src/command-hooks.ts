@@ -9,6 +9,7 @@ import { readHookOutcome, type HookOutcome } from './run/hook-outcome.js';
 import { toolView, type HookToolMapping } from './tools/hook-tool-mapping.js';
 import { HooksError } from './hooks-error.js';
 import { toolResponse } from './events/tool-response.js';
+import { addHookRunEvent, loadActiveSpan, type ActiveSpan } from './run/hook-span-event.js';
 
 /** Default cap on what a hook may write, per stream. */
 export const DEFAULT_MAX_HOOK_OUTPUT_BYTES = 1024 * 1024;
@@ -61,7 +62,11 @@ export interface HookEvents {
   fire(event: HookEvent, fields: Readonly<Record<string, unknown>>, matchOn?: string): Promise<HookEventResult>;
   userPromptSubmit(prompt: string): Promise<HookEventResult>;
   stop(stopHookActive: boolean, lastAssistantMessage?: string): Promise<HookEventResult>;
-  subagentStop(stopHookActive: boolean, lastAssistantMessage?: string): Promise<HookEventResult>;
+  /**
+   * `agent` is the subagent: `type` its name (the agent file's; SubagentStop matchers are compared
+   * with it, as Claude Code compares them with `agent_type`), `id` the call that ran it.
+   */
+  subagentStop(stopHookActive: boolean, lastAssistantMessage?: string, agent?: { readonly type: string; readonly id?: string }): Promise<HookEventResult>;
   sessionStart(source: 'startup' | 'resume' | 'clear' | 'compact'): Promise<HookEventResult>;
   sessionEnd(reason: 'clear' | 'logout' | 'prompt_input_exit' | 'other'): Promise<HookEventResult>;
   preCompact(trigger: 'manual' | 'auto', customInstructions?: string): Promise<HookEventResult>;
@@ -110,7 +115,11 @@ export function commandHooks(options: CommandHooksOptions): CommandHooks {
     };
   };
 
+  // @opentelemetry/api, when installed: each run is a span event on the span active where it runs.
+  const spanApi = loadActiveSpan();
+  let activeSpan: ActiveSpan | undefined;
   const run = async (hook: HookEntry, payload: Record<string, unknown>, signal: AbortSignal | undefined, logger: Logger | undefined): Promise<HookOutcome> => {
+    activeSpan ??= await spanApi;
     const env = hookEnvironment({ base: options.env ?? process.env, projectDir: options.projectDir, pluginRoot: hook.layer.pluginRoot, removeEnv: options.removeEnv ?? [] });
     const commandRun = await runHookCommand({
       command: hook.command,
@@ -127,7 +136,9 @@ export function commandHooks(options: CommandHooksOptions): CommandHooks {
 
   const tell = (outcome: HookOutcome, effect: string, logger: Logger | undefined) => {
     const { hook, run: r } = outcome;
-    const fields = { hook: hook.id, event: hook.event, command: label(hook), exitCode: r.exitCode, signal: r.signal, durationMs: Math.round(r.durationMs * 1000) / 1000, decision: outcome.decision, effect };
+    const durationMs = Math.round(r.durationMs * 1000) / 1000;
+    const fields = { hook: hook.id, event: hook.event, command: label(hook), file: hook.layer.file, status: r.status, exitCode: r.exitCode, signal: r.signal, durationMs, decision: outcome.decision, effect };
+    addHookRunEvent(activeSpan?.(), outcome, effect, durationMs);
     const log = logger ?? options.logger ?? pluginLogger;
     if (outcome.failure !== undefined) log?.warn({ ...fields, failure: outcome.failure }, `hook ${hook.event} ${outcome.failure}`);
     else log?.info(fields, `hook ${hook.event}: ${outcome.decision}`);
@@ -174,6 +185,13 @@ export function commandHooks(options: CommandHooksOptions): CommandHooks {
   const setup = (ctx: PluginContext) => {
     pluginLogger = ctx.logger;
     for (const hook of runnable) if (hook.event === 'PreToolUse') ctx.guards.add(`hook ${label(hook)}`, preToolUse(hook));
+    if (runnable.some((hook) => hook.event === 'PreCompact')) {
+      // Before the summary call of every compaction, automatic or asked for: a block stops it, with the reason.
+      ctx.hooks.compaction.tapPromise('hooks PreCompact', async (plan) => {
+        const decided = await events.preCompact(plan.trigger, plan.instructions);
+        return decided.blocked ? { action: 'cancel', reason: decided.reason ?? 'a PreCompact hook blocked it' } : undefined;
+      });
+    }
     if (postHooks.length === 0) return;
     // What the body got (after every rewrite): the post hooks are shown that as tool_input.
     const ranWith = new Map<string, Readonly<Record<string, unknown>>>();
@@ -243,7 +261,12 @@ export function commandHooks(options: CommandHooksOptions): CommandHooks {
     fire,
     userPromptSubmit: (prompt) => fire('UserPromptSubmit', { prompt }),
     stop: (active, last) => fire('Stop', { stop_hook_active: active, ...(last === undefined ? {} : { last_assistant_message: last }) }),
-    subagentStop: (active, last) => fire('SubagentStop', { stop_hook_active: active, ...(last === undefined ? {} : { last_assistant_message: last }) }),
+    subagentStop: (active, last, agent) =>
+      fire(
+        'SubagentStop',
+        { stop_hook_active: active, ...(last === undefined ? {} : { last_assistant_message: last }), ...(agent === undefined ? {} : { agent_type: agent.type, ...(agent.id === undefined ? {} : { agent_id: agent.id }) }) },
+        agent?.type,
+      ),
     sessionStart: (source) => fire('SessionStart', { source }, source),
     sessionEnd: (reason) => fire('SessionEnd', { reason }, reason),
     preCompact: (trigger, customInstructions) => fire('PreCompact', { trigger, custom_instructions: customInstructions ?? '' }, trigger),

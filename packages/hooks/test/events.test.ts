@@ -159,6 +159,20 @@ describe('a turn between UserPromptSubmit and Stop', () => {
   });
 });
 
+describe('SubagentStop', () => {
+  it("carries the subagent's name as agent_type (and the call as agent_id), and its matchers select by that name", async () => {
+    const p = await project();
+    const hooks = commandHooks({
+      projectDir: p.dir,
+      layers: [layer(p.dir, { SubagentStop: [{ matcher: 'reviewer', hooks: [{ type: 'command', command: 'cat > reviewer.json' }] }, { matcher: 'planner', hooks: [{ type: 'command', command: 'touch planner' }] }] })],
+    });
+    const result = await hooks.events.subagentStop(false, 'looks good', { type: 'reviewer', id: 'call_7' });
+    expect(result.outcomes).toHaveLength(1);
+    expect(existsSync(join(p.dir, 'planner'))).toBe(false);
+    expect(JSON.parse(readFileSync(join(p.dir, 'reviewer.json'), 'utf8'))).toMatchObject({ hook_event_name: 'SubagentStop', agent_type: 'reviewer', agent_id: 'call_7', last_assistant_message: 'looks good', stop_hook_active: false });
+  });
+});
+
 describe('trust and listing', () => {
   it("an untrusted project's hooks are listed with why, and never run: no marker file, no guard", async () => {
     const p = await project();

@@ -40,7 +40,7 @@ export function mergeHookEvents(sources: () => readonly HookEvents[]): HookEvent
     fire: (event, fields, matchOn) => all((events) => events.fire(event, fields, matchOn)),
     userPromptSubmit: (prompt) => all((events) => events.userPromptSubmit(prompt)),
     stop: (active, last) => all((events) => events.stop(active, last)),
-    subagentStop: (active, last) => all((events) => events.subagentStop(active, last)),
+    subagentStop: (active, last, agent) => all((events) => events.subagentStop(active, last, agent)),
     sessionStart: (source) => all((events) => events.sessionStart(source)),
     sessionEnd: (reason) => all((events) => events.sessionEnd(reason)),
     preCompact: (trigger, instructions) => all((events) => events.preCompact(trigger, instructions)),
