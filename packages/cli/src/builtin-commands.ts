@@ -3,4 +3,4 @@
  * (`/help` from a plugin's `help.md` is refused, and `/context` says so). A test checks that every
  * command of `/help` is here.
  */
-export const BUILTIN_COMMAND_NAMES: readonly string[] = ['help', 'tools', 'plugins', 'hooks', 'context', 'reload', 'model', 'mode', 'usage', 'rewind', 'exit', 'quit'];
+export const BUILTIN_COMMAND_NAMES: readonly string[] = ['help', 'tools', 'plugins', 'hooks', 'context', 'reload', 'model', 'mode', 'usage', 'compact', 'rewind', 'exit', 'quit'];

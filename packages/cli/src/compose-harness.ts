@@ -196,6 +196,8 @@ function tellHookRun(run: HookRunRecord, label: string, say: ((line: string) => 
   if (say === undefined) return;
   if (run.outcome.systemMessage !== undefined && !run.outcome.suppressOutput) say(`[hook] ${run.outcome.systemMessage}`);
   if (run.outcome.failure !== undefined) say(`[hook] ${run.hook.eventName} "${label}" (${run.hook.layer.file}) ${run.outcome.failure}: ${run.effect}`);
+  // An automatic compaction has no command to answer: the person hears of a stop here.
+  else if (run.hook.event === 'PreCompact' && run.effect === 'blocked') say(`[hook] ${run.hook.eventName} "${label}" (${run.hook.layer.file}) stopped the compaction: ${run.outcome.reason ?? run.outcome.stopReason ?? 'no reason given'}`);
 }
 
 function describe(entry: LoadedEntry): string {

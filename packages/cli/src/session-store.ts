@@ -7,6 +7,11 @@ export function sessionsDir(workspace: string): string {
   return join(workspace, '.weir', 'sessions');
 }
 
+/** One session's file in the workspace's store (`@weir/session`'s file store names it `<id>.jsonl`): hooks get it as `transcript_path`. */
+export function sessionFile(workspace: string, id: string): string {
+  return join(sessionsDir(workspace), `${id}.jsonl`);
+}
+
 /** Where one session's checkpoints live: `<workspace>/.weir/sessions/<id>.checkpoints`. */
 export function checkpointsDir(workspace: string, id: string): string {
   return join(sessionsDir(workspace), `${id}.checkpoints`);

@@ -33,6 +33,7 @@ export const SLASH_COMMANDS: readonly (readonly [string, string])[] = [
   ['/model', 'the model in use'],
   ['/mode [mode]', 'the safety mode; with a mode (read-only, ask, auto, allow-all-unsafe), switch to it'],
   ['/usage', 'tokens used by the turns of this run'],
+  ['/compact [text]', 'replace the older part of the conversation by a summary now (the instructions say what it should keep); PreCompact hooks may stop it'],
   ['/rewind [n|r]', 'the turns (prompt, files changed, time); go back to the end of turn n (files and conversation; add files or conversation for one), or r to redo'],
   ['/exit', 'end the session (Ctrl-D does too; Ctrl-C at the prompt exits with status 130)'],
 ];
@@ -89,6 +90,10 @@ export async function runSlashCommand(line: string, context: SlashContext): Prom
       }
       case '/model':
         say(`[model] ${context.model.description}`);
+        say(`[model] ${weir.compaction}`);
+        return 'continue';
+      case '/compact':
+        await compact(line.trim().slice(command.length).trim(), context);
         return 'continue';
       case '/mode': {
         const { policy } = weir.composed;
@@ -122,6 +127,26 @@ export async function runSlashCommand(line: string, context: SlashContext): Prom
     return 'continue';
   }
 }
+
+/** `/compact [instructions]`: the manual trigger; what happened in one line. */
+async function compact(instructions: string, context: SlashContext): Promise<void> {
+  const { weir, say } = context;
+  const before = weir.agent.messages.length;
+  const result = await weir.agent.compact(instructions === '' ? {} : { instructions });
+  switch (result.status) {
+    case 'compacted':
+      say(`[compact] ${result.replaced} earlier messages became a summary (by ${result.model}); the conversation is ${weir.agent.messages.length} messages, was ${before}`);
+      return;
+    case 'cancelled':
+      say(`[compact] not compacted: ${result.by === PRE_COMPACT_TAP ? 'a PreCompact hook stopped it' : `"${result.by}" stopped it`}: ${result.reason}`);
+      return;
+    case 'skipped':
+      say(`[compact] nothing done: ${result.reason}`);
+  }
+}
+
+/** The name of @weir/hooks' tap on the compaction hook. */
+const PRE_COMPACT_TAP = 'hooks PreCompact';
 
 const SCOPES = new Set(['files', 'conversation', 'both']);
 

@@ -8,7 +8,8 @@ import { BUILTIN_COMMAND_NAMES } from './builtin-commands.js';
 import { bundleRoots } from './bundles/bundle-roots.js';
 import { composeHarness, type ComposedHarness } from './compose-harness.js';
 import { fileExists } from './file-exists.js';
-import { checkpointsDir, openSession, workspaceSessions, type SessionChoice } from './session-store.js';
+import { checkpointsDir, openSession, sessionFile, workspaceSessions, type SessionChoice } from './session-store.js';
+import { autoCompaction } from './compaction-settings.js';
 import { trustFolder } from './trust-folder.js';
 import { UsageError } from './usage-error.js';
 import { projectConfigFile, readWeirConfig, type WeirConfig } from './weir-config.js';
@@ -53,6 +54,8 @@ export interface StartedWeir {
   readonly resetAgent: () => Promise<void>;
   /** The config whose plugins and servers are loaded, if any. */
   readonly config: WeirConfig | undefined;
+  /** When the conversation is compacted on its own, in words (`/model`). */
+  readonly compaction: string;
   /** The instructions, skills, commands and subagents read from the workspace and the weir home (`/context`). */
   readonly extensions: WorkspaceExtensions;
   /** Reads the config again (for `/reload`): the same file, trust permitting. */
@@ -128,7 +131,7 @@ export async function startWeir(options: StartOptions): Promise<StartedWeir> {
     logger: options.logger,
     noShell: options.noShell === true || config?.shell === false,
     say: options.say,
-    session: () => (opened === undefined ? undefined : { id: opened.id }),
+    session: () => (opened === undefined ? undefined : { id: opened.id, transcriptPath: sessionFile(options.workspace, opened.id) }),
     bundles: { env: options.env, projectTrusted: settings.projectTrusted },
   });
   for (const why of composed.policy.ignored) options.say(`[safety] ${why}`);
@@ -164,7 +167,9 @@ export async function startWeir(options: StartOptions): Promise<StartedWeir> {
       const system = [systemPrompt(options.workspace), extensions.systemText, start.context ?? ''].filter((part) => part !== '').join('\n\n');
       const model = await options.model.load();
       await useWorkspaceExtensions(composed.harness, extensions, model, options.say, composed.hooks.events);
-      const newAgent = () => createAgent({ model, harness: composed.harness, session, system });
+      // Past the configured share of the context window, older steps become a summary (PreCompact hooks may stop it).
+      const compaction = autoCompaction(config?.compact, model);
+      const newAgent = () => createAgent({ model, harness: composed.harness, session, system, ...(compaction.options === undefined ? {} : { compact: compaction.options }) });
       const kept = checkpoints;
       const started: StartedWeir = {
         composed,
@@ -177,6 +182,7 @@ export async function startWeir(options: StartOptions): Promise<StartedWeir> {
           started.agent = newAgent();
         },
         config,
+        compaction: compaction.description,
         extensions,
         rereadConfig: readConfig,
         close: async () => {

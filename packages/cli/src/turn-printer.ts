@@ -123,6 +123,10 @@ export function turnPrinter(targets: PrintTargets, escape: (text: string) => str
           }
           break;
         }
+        case 'compaction':
+          closeAnswer();
+          targets.status(style.dim(`[compact] the conversation passed the compaction limit: ${event.replaced} earlier messages became a summary`));
+          break;
         case 'turn-end':
           closeAnswer();
           break;

@@ -3,6 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import type { McpServerOptions } from '@weir/mcp';
 import { ConfigError } from './config-error.js';
 import { configModel, refuseEndpointKeys } from './config-model-key.js';
+import type { CompactSettings } from './compaction-settings.js';
 
 /** The name of a project's config file, in its workspace root. */
 export const CONFIG_FILE = 'weir.config.json';
@@ -28,9 +29,11 @@ export interface WeirConfig {
   readonly model: string | undefined;
   /** `"shell": { "network": { "allow": [...] } }`: hosts `run_command` may reach through its proxy (the settings' `network.allow` joins them). */
   readonly shellNetworkAllow: readonly string[];
+  /** `"compact": { "auto": 0.8, "contextWindow": 200000 }`: when the conversation is compacted on its own. */
+  readonly compact: CompactSettings;
 }
 
-const TOP_KEYS = new Set(['$schema', 'plugins', 'mcpServers', 'compat', 'shell', 'model']);
+const TOP_KEYS = new Set(['$schema', 'plugins', 'mcpServers', 'compat', 'shell', 'model', 'compact']);
 const PLUGIN_KEYS = new Set(['package', 'options']);
 // An npm package name (scoped or not), as the registry accepts it.
 const PACKAGE_NAME = /^(?:@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*$/;
@@ -114,7 +117,19 @@ export async function parseWeirConfig(parsed: unknown, file: string): Promise<We
   const shell = record.shell ?? true;
   const shellNetworkAllow = typeof shell === 'object' ? shellNetwork(shell, bad) : [];
   if (typeof shell !== 'boolean' && typeof shell !== 'object') throw bad('"shell"', 'must be true, false (no run_command) or { "network": { "allow": [host names] } }');
-  return { file, dir: dirname(file), model, plugins, servers, compat: { claude: (compat as { claude?: boolean }).claude === true }, shell: shell !== false, shellNetworkAllow };
+  const compact = compactSettings(record.compact, bad);
+  return { file, dir: dirname(file), model, plugins, servers, compat: { claude: (compat as { claude?: boolean }).claude === true }, shell: shell !== false, shellNetworkAllow, compact };
+}
+
+/** `"compact": { "auto": <share> | false, "contextWindow": <tokens> }`, checked; both optional. */
+function compactSettings(value: unknown, bad: (key: string, why: string) => ConfigError): CompactSettings {
+  if (value === undefined) return { auto: undefined, contextWindow: undefined };
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw bad('"compact"', 'must be an object such as { "auto": 0.8, "contextWindow": 128000 }');
+  for (const key of Object.keys(value)) if (key !== 'auto' && key !== 'contextWindow') throw bad(`"compact.${key}"`, 'is not a key weir knows (expected auto, contextWindow)');
+  const { auto, contextWindow } = value as { auto?: unknown; contextWindow?: unknown };
+  if (auto !== undefined && auto !== false && !(typeof auto === 'number' && auto > 0 && auto <= 1)) throw bad('"compact.auto"', `must be a share of the context window above 0 and at most 1 (0.8 is 80%), or false, got ${JSON.stringify(auto)}`);
+  if (contextWindow !== undefined && !(Number.isInteger(contextWindow) && (contextWindow as number) > 0)) throw bad('"compact.contextWindow"', `must be a whole number of tokens above 0, got ${JSON.stringify(contextWindow)}`);
+  return { auto: auto as number | false | undefined, contextWindow: contextWindow as number | undefined };
 }
 
 /** `"shell": { "network": { "allow": [...] } }`, checked; tools-shell checks each name when it loads. */

@@ -60,10 +60,13 @@ describe('weir run with command hooks', () => {
     mkdirSync(join(sandbox.home, 'agents'), { recursive: true });
     writeFileSync(join(sandbox.home, 'agents', 'helper.md'), '---\nname: helper\ndescription: Answers small questions.\n---\nYou help.\n');
     const payload = join(sandbox.workspace, 'subagent-stop.json');
-    put(join(sandbox.home, 'settings.json'), { hooks: hooks('SubagentStop', `cat > ${payload}`) });
+    const other = join(sandbox.workspace, 'other-agent');
+    // Matchers select by the agent's name (agent_type), as Claude Code's do.
+    put(join(sandbox.home, 'settings.json'), { hooks: { SubagentStop: [{ matcher: 'helper', hooks: [{ type: 'command', command: `cat > ${payload}` }] }, { matcher: 'reviewer', hooks: [{ type: 'command', command: `touch ${other}` }] }] } });
     const result = await run(['run', 'call helper {"task":"hello"}']);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('helper said: You said: hello');
-    expect(JSON.parse(readFileSync(payload, 'utf8'))).toMatchObject({ hook_event_name: 'SubagentStop', stop_hook_active: false, last_assistant_message: 'You said: hello' });
+    expect(JSON.parse(readFileSync(payload, 'utf8'))).toMatchObject({ hook_event_name: 'SubagentStop', agent_type: 'helper', agent_id: expect.any(String), stop_hook_active: false, last_assistant_message: 'You said: hello' });
+    expect(existsSync(other)).toBe(false);
   }, 120_000);
 });
