@@ -93,6 +93,15 @@ describe('agent.compact()', () => {
     model.assertAllUsed();
   });
 
+  it('takes a tapAsync tap\'s answer from its callback', async () => {
+    const model = createScriptedModel([{ text: 'one' }, { text: 'two' }, { text: 'three' }]);
+    const harness = harnessWith();
+    harness.hooks.compaction.tapAsync('keeper', (_plan, _info, done) => setTimeout(() => done(null, { action: 'cancel', reason: 'later' }), 1));
+    const agent = createAgent({ model, harness });
+    for (const text of ['a', 'b', 'c']) await agent.turn(text);
+    expect(await agent.compact()).toEqual({ status: 'cancelled', by: 'keeper', reason: 'later' });
+  });
+
   it('skips a history too short to summarise, without asking the taps', async () => {
     const model = createScriptedModel([{ text: 'one' }]);
     const harness = harnessWith();

@@ -42,7 +42,8 @@ export const adaptCompactionTap: TapAdapter = (tap: RawTap, state) => ({
     if (state.removed || plan.cancelled !== undefined) return plan;
     let output: unknown;
     try {
-      output = await tap.fn(plan, info);
+      // A tapAsync tap answers through a callback; tap and tapPromise ones return (a promise of) it.
+      output = tap.type === 'async' ? await new Promise((resolve, reject) => tap.fn(plan, info, (error: unknown, value: unknown) => (error ? reject(error) : resolve(value)))) : await tap.fn(plan, info);
     } catch (error) {
       report(info, tap.name, error);
       return plan;
