@@ -115,11 +115,11 @@ export function commandHooks(options: CommandHooksOptions): CommandHooks {
     };
   };
 
-  // @opentelemetry/api, when installed: each run is a span event on the span active where it runs.
-  const spanApi = loadActiveSpan();
+  // @opentelemetry/api, when installed, loaded by the first run: each run is a span event on the span active where it runs.
+  let spanApi: Promise<ActiveSpan> | undefined;
   let activeSpan: ActiveSpan | undefined;
   const run = async (hook: HookEntry, payload: Record<string, unknown>, signal: AbortSignal | undefined, logger: Logger | undefined): Promise<HookOutcome> => {
-    activeSpan ??= await spanApi;
+    activeSpan ??= await (spanApi ??= loadActiveSpan());
     const env = hookEnvironment({ base: options.env ?? process.env, projectDir: options.projectDir, pluginRoot: hook.layer.pluginRoot, removeEnv: options.removeEnv ?? [] });
     const commandRun = await runHookCommand({
       command: hook.command,
