@@ -119,7 +119,7 @@ describe('weir run: configs and trust', () => {
     writeFileSync(bad, JSON.stringify({ plugin: ['x'] }));
     const unknownKey = await run(['run', '--config', bad, 'hello']);
     expect(unknownKey.code).toBe(1);
-    expect(lines(unknownKey.stderr).at(-1)).toBe(`[error] The config file ${bad} is not valid: "plugin" is not a key weir knows (expected plugins, mcpServers, compat, shell, model).`);
+    expect(lines(unknownKey.stderr).at(-1)).toBe(`[error] The config file ${bad} is not valid: "plugin" is not a key weir knows (expected plugins, mcpServers, compat, shell, model, compact).`);
 
     writeFileSync(bad, JSON.stringify({ mcpServers: { fs: { command: 'x', autoApprove: ['y'] } } }));
     const server = await run(['run', '--config', bad, 'hello']);
