@@ -93,7 +93,10 @@ const POLICY_FAILURES = new Set(['DENIED', 'BLOCKED', 'HOOK_FAILED', 'NOT_EXECUT
  *   arguments and validated again.
  * - `PostToolUse` / `PostToolUseFailure`: a postExecute tap; a block replaces the result with the
  *   reason, context joins it.
+ * - `PreCompact`: a tap of core's `compaction` hook, before the summary call of every compaction
+ *   (automatic or `agent.compact()`); a block cancels it with the reason.
  * - The others: `events`, for the program that runs the agent.
+ * Every run is a log line and a `weir.hook` span event on the active span (`@opentelemetry/api`).
  * Failing closed: see `FAIL_CLOSED_EVENTS`.
  */
 export function commandHooks(options: CommandHooksOptions): CommandHooks {
@@ -138,7 +141,11 @@ export function commandHooks(options: CommandHooksOptions): CommandHooks {
     const { hook, run: r } = outcome;
     const durationMs = Math.round(r.durationMs * 1000) / 1000;
     const fields = { hook: hook.id, event: hook.event, command: label(hook), file: hook.layer.file, status: r.status, exitCode: r.exitCode, signal: r.signal, durationMs, decision: outcome.decision, effect };
-    addHookRunEvent(activeSpan?.(), outcome, effect, durationMs);
+    try {
+      addHookRunEvent(activeSpan?.(), outcome, effect, durationMs);
+    } catch {
+      // Tracing changes no decision.
+    }
     const log = logger ?? options.logger ?? pluginLogger;
     if (outcome.failure !== undefined) log?.warn({ ...fields, failure: outcome.failure }, `hook ${hook.event} ${outcome.failure}`);
     else log?.info(fields, `hook ${hook.event}: ${outcome.decision}`);
