@@ -6,6 +6,7 @@ import type { Harness } from '@weir/core';
 import { bearerMatches, generateToken, MIN_TOKEN_LENGTH, writeTokenFile } from './bearer-token.js';
 import { checkLoopbackRequest } from './check-loopback-request.js';
 import { createSessionServer, type SessionServer } from './create-session-server.js';
+import { BoundedEventStore } from './bounded-event-store.js';
 import { HttpSessionTable } from './http-session-table.js';
 import { loadServerSdk, type ServerSdk } from './load-sdk.js';
 import { serveBridgePlugin } from './serve-bridge-plugin.js';
@@ -43,6 +44,11 @@ export interface ServeHarnessOptions {
     readonly maxSessions?: number;
     /** A session with no request for this long is ended (default 30 minutes); its client starts a new one. */
     readonly sessionIdleMs?: number;
+    /**
+     * How long a client whose stream was cut waits before it reconnects with `Last-Event-ID`
+     * (the SSE `retry` field of each stream's priming event). Default 1000 ms.
+     */
+    readonly retryMs?: number;
   };
   /**
    * Who may answer a call's approval. `'client'` (default): the client that made the call, through
@@ -68,6 +74,9 @@ export const MAX_HTTP_SESSIONS = 64;
 
 /** How long an HTTP session may go without a request before it is ended, by default. */
 export const SESSION_IDLE_MS = 30 * 60_000;
+
+/** The reconnection delay HTTP clients are told (SSE `retry`), by default. */
+export const RETRY_MS = 1_000;
 
 /**
  * Offers a harness's tools as an MCP server, over stdio (default) or Streamable HTTP on loopback.
@@ -96,7 +105,7 @@ export async function serveHarness(harness: Harness, options: ServeHarnessOption
   try {
     if (options.http === undefined) return await serveStdio(harness, sdk, info, options.stdio, unloadBridge);
     const token = auth === 'none' ? undefined : (options.http.token ?? generateToken());
-    const limits = { maxSessions: options.http.maxSessions ?? MAX_HTTP_SESSIONS, sessionIdleMs: options.http.sessionIdleMs ?? SESSION_IDLE_MS };
+    const limits = { maxSessions: options.http.maxSessions ?? MAX_HTTP_SESSIONS, sessionIdleMs: options.http.sessionIdleMs ?? SESSION_IDLE_MS, retryMs: options.http.retryMs ?? RETRY_MS };
     const served = await serveHttp(harness, sdk, info, { host, port, path: options.http.path ?? '/mcp', allowedOrigins: options.http.allowedOrigins ?? [], token, ...limits }, unloadBridge);
     try {
       await handOver(options.name, served.url!, options.http, token);
@@ -145,7 +154,7 @@ async function serveHttp(
   harness: Harness,
   sdk: ServerSdk,
   info: { name: string; version: string },
-  config: { host: LoopbackHost; port: number; path: string; allowedOrigins: readonly string[]; token: string | undefined; maxSessions: number; sessionIdleMs: number },
+  config: { host: LoopbackHost; port: number; path: string; allowedOrigins: readonly string[]; token: string | undefined; maxSessions: number; sessionIdleMs: number; retryMs: number },
   unloadBridge: () => Promise<void>,
 ): Promise<ServedHarness> {
   let boundPort = 0;
@@ -182,6 +191,10 @@ async function serveHttp(
     let entry: HttpSession | undefined;
     const transport = new sdk.StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
+      // Resumable streams: each SSE stream starts with a priming event (an id and `retry`), and a
+      // client whose stream was cut reconnects with Last-Event-ID and gets what it missed.
+      eventStore: new BoundedEventStore(),
+      retryInterval: config.retryMs,
       onsessioninitialized: (id) => {
         if (entry !== undefined) sessions.add(id, entry);
       },
@@ -245,6 +258,7 @@ function checkHttpOptions(http: ServeHarnessOptions['http']): 'bearer' | 'none' 
   if (http.tokenFile !== undefined && (typeof http.tokenFile !== 'string' || http.tokenFile === '')) throw new TypeError('serveHarness: http.tokenFile must be a path.');
   if (http.maxSessions !== undefined && !(Number.isInteger(http.maxSessions) && http.maxSessions >= 1)) throw new TypeError(`serveHarness: http.maxSessions must be a positive integer, got ${String(http.maxSessions)}.`);
   if (http.sessionIdleMs !== undefined && !(typeof http.sessionIdleMs === 'number' && http.sessionIdleMs > 0)) throw new TypeError(`serveHarness: http.sessionIdleMs must be a positive number of milliseconds, got ${String(http.sessionIdleMs)}.`);
+  if (http.retryMs !== undefined && !(Number.isInteger(http.retryMs) && http.retryMs >= 0)) throw new TypeError(`serveHarness: http.retryMs must be a whole number of milliseconds, got ${String(http.retryMs)}.`);
   return auth;
 }
 
