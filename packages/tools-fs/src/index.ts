@@ -4,6 +4,8 @@ export type { FsToolsOptions } from './tools/fs-tools.js';
 export type { TextSource } from './tools/text-source.js';
 
 export { DEFAULT_PROTECTED_PATHS } from './confinement/protected-paths.js';
+export { openWorkspaceFiles } from './confinement/workspace-files.js';
+export type { WorkspaceDirectory, WorkspaceFileBytes, WorkspaceFileRefusal, WorkspaceFiles } from './confinement/workspace-files.js';
 export type { FsErrorCode } from './fs-error.js';
 
 export type { ReadFileValue } from './tools/read-file-tool.js';
