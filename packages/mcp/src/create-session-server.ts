@@ -4,6 +4,11 @@ import type { Harness } from '@weir/core';
 import { harnessToolListing } from './harness-tool-listing.js';
 import type { ServerSdk } from './load-sdk.js';
 import { mcpCallScope, type McpLogLevel } from './mcp-call-scope.js';
+import type { McpPromptSource } from './mcp-prompt-source.js';
+import type { McpResourceSource } from './mcp-resource-source.js';
+import { serveCompletion } from './serve-completion.js';
+import { servePrompts } from './serve-prompts.js';
+import { serveResources } from './serve-resources.js';
 import { toCallToolResult } from './to-call-tool-result.js';
 
 /** How often a session checks whether the harness's tools changed, to send `list_changed`. */
@@ -12,9 +17,17 @@ export const TOOL_WATCH_MS = 500;
 const ELICIT_TIMEOUT_MS = 3_600_000;
 const INVALID_PARAMS = -32602;
 
+/** What a session offers besides the harness's tools. */
+export interface SessionOffer {
+  readonly resources?: McpResourceSource;
+  readonly prompts?: McpPromptSource;
+  /** How often subscribed resources are checked for a change. */
+  readonly pollMs: number;
+}
+
 export interface SessionServer {
   readonly server: Server;
-  /** Stops watching the tools. The caller closes the server. */
+  /** Stops watching the tools (and subscribed resources). The caller closes the server. */
   stop(): void;
 }
 
@@ -23,8 +36,20 @@ export interface SessionServer {
  * registry's model view; `tools/call` runs the call through the harness pipeline, in the scope of
  * the request, so the approval can ask this client and progress and log lines reach it.
  */
-export function createSessionServer(harness: Harness, sdk: ServerSdk, info: { readonly name: string; readonly version: string }): SessionServer {
-  const server = new sdk.Server(info, { capabilities: { tools: { listChanged: true }, logging: {} } });
+export function createSessionServer(harness: Harness, sdk: ServerSdk, info: { readonly name: string; readonly version: string }, offer: SessionOffer = { pollMs: 1_000 }): SessionServer {
+  const { resources, prompts } = offer;
+  const server = new sdk.Server(info, {
+    capabilities: {
+      tools: { listChanged: true },
+      logging: {},
+      ...(resources === undefined ? {} : { resources: { subscribe: true } }),
+      ...(prompts === undefined ? {} : { prompts: {} }),
+      ...(resources === undefined && prompts === undefined ? {} : { completions: {} }),
+    },
+  });
+  const stopResources = resources === undefined ? undefined : serveResources(server, sdk, resources, offer.pollMs);
+  if (prompts !== undefined) servePrompts(server, sdk, prompts);
+  if (resources !== undefined || prompts !== undefined) serveCompletion(server, sdk, { resources, prompts });
   let logLevel: McpLogLevel | undefined;
 
   server.setRequestHandler(sdk.SetLevelRequestSchema, (request) => {
@@ -60,5 +85,11 @@ export function createSessionServer(harness: Harness, sdk: ServerSdk, info: { re
     server.sendToolListChanged().catch(() => undefined);
   }, TOOL_WATCH_MS);
   watch.unref();
-  return { server, stop: () => clearInterval(watch) };
+  return {
+    server,
+    stop: () => {
+      clearInterval(watch);
+      stopResources?.();
+    },
+  };
 }

@@ -12,5 +12,11 @@ export type { McpRoot, McpRoots } from './mcp-roots.js';
 
 export { serveHarness, MAX_HTTP_SESSIONS } from './serve-harness.js';
 export type { LoopbackHost, ServedHarness, ServeHarnessOptions } from './serve-harness.js';
+export { workspaceResources } from './workspace-resources.js';
+export type { WorkspaceResourcesOptions } from './workspace-resources.js';
+export type { McpResource, McpResourceContents, McpResourceRefusal, McpResourceSource, McpResourceTemplate } from './mcp-resource-source.js';
+export { commandPrompts } from './command-prompts.js';
+export type { CommandPromptsOptions } from './command-prompts.js';
+export type { McpPrompt, McpPromptContent, McpPromptMessage, McpPromptSource } from './mcp-prompt-source.js';
 
 export { McpConfigError, parseMcpConfig, readMcpConfig } from './mcp-config.js';

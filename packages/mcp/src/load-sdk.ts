@@ -36,6 +36,14 @@ export interface ServerSdk {
   readonly ListToolsRequestSchema: typeof TypesModule.ListToolsRequestSchema;
   readonly CallToolRequestSchema: typeof TypesModule.CallToolRequestSchema;
   readonly SetLevelRequestSchema: typeof TypesModule.SetLevelRequestSchema;
+  readonly ListResourcesRequestSchema: typeof TypesModule.ListResourcesRequestSchema;
+  readonly ListResourceTemplatesRequestSchema: typeof TypesModule.ListResourceTemplatesRequestSchema;
+  readonly ReadResourceRequestSchema: typeof TypesModule.ReadResourceRequestSchema;
+  readonly SubscribeRequestSchema: typeof TypesModule.SubscribeRequestSchema;
+  readonly UnsubscribeRequestSchema: typeof TypesModule.UnsubscribeRequestSchema;
+  readonly ListPromptsRequestSchema: typeof TypesModule.ListPromptsRequestSchema;
+  readonly GetPromptRequestSchema: typeof TypesModule.GetPromptRequestSchema;
+  readonly CompleteRequestSchema: typeof TypesModule.CompleteRequestSchema;
   readonly isInitializeRequest: typeof TypesModule.isInitializeRequest;
 }
 
@@ -99,6 +107,14 @@ export const loadServerSdk: () => Promise<ServerSdk> = loadOnce(async () => {
     ListToolsRequestSchema: types.ListToolsRequestSchema,
     CallToolRequestSchema: types.CallToolRequestSchema,
     SetLevelRequestSchema: types.SetLevelRequestSchema,
+    ListResourcesRequestSchema: types.ListResourcesRequestSchema,
+    ListResourceTemplatesRequestSchema: types.ListResourceTemplatesRequestSchema,
+    ReadResourceRequestSchema: types.ReadResourceRequestSchema,
+    SubscribeRequestSchema: types.SubscribeRequestSchema,
+    UnsubscribeRequestSchema: types.UnsubscribeRequestSchema,
+    ListPromptsRequestSchema: types.ListPromptsRequestSchema,
+    GetPromptRequestSchema: types.GetPromptRequestSchema,
+    CompleteRequestSchema: types.CompleteRequestSchema,
     isInitializeRequest: types.isInitializeRequest,
   };
 });

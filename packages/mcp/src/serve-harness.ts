@@ -5,10 +5,12 @@ import type { Readable, Writable } from 'node:stream';
 import type { Harness } from '@weir/core';
 import { bearerMatches, generateToken, MIN_TOKEN_LENGTH, writeTokenFile } from './bearer-token.js';
 import { checkLoopbackRequest } from './check-loopback-request.js';
-import { createSessionServer, type SessionServer } from './create-session-server.js';
+import { createSessionServer, type SessionOffer, type SessionServer } from './create-session-server.js';
 import { BoundedEventStore } from './bounded-event-store.js';
 import { HttpSessionTable } from './http-session-table.js';
 import { loadServerSdk, type ServerSdk } from './load-sdk.js';
+import type { McpPromptSource } from './mcp-prompt-source.js';
+import type { McpResourceSource } from './mcp-resource-source.js';
 import { serveBridgePlugin } from './serve-bridge-plugin.js';
 
 /** Hosts the HTTP transport may listen on: loopback only. */
@@ -56,6 +58,19 @@ export interface ServeHarnessOptions {
    * denied unless another plugin (a terminal prompt, a policy) answers approvals.
    */
   readonly approvals?: 'client' | 'deny';
+  /**
+   * Resources to offer (list, read, templates, subscriptions, completion of template arguments):
+   * `await workspaceResources({ root })` for the workspace's files. Default: none, and the
+   * capability is not declared.
+   */
+  readonly resources?: McpResourceSource;
+  /** How often a subscribed resource is checked for a change (default 1000 ms). */
+  readonly resourcePollMs?: number;
+  /**
+   * Prompts to offer (list, get, completion of arguments): `await commandPrompts({ commands, skills })`
+   * for the harness's slash commands and skills. Default: none, and the capability is not declared.
+   */
+  readonly prompts?: McpPromptSource;
   /** The streams of the stdio transport. Default: this process's stdin and stdout. */
   readonly stdio?: { readonly stdin: Readable; readonly stdout: Writable };
 }
@@ -101,12 +116,13 @@ export async function serveHarness(harness: Harness, options: ServeHarnessOption
   const info = { name: options.name, version: options.version ?? '0.0.0' };
   // The terminal prompt's escaping, the same function (loaded here, not when @weir/mcp is imported).
   const { escapeForTerminal } = await import('@weir/safety');
+  const offer = checkOffer(options);
   const unloadBridge = await harness.use(serveBridgePlugin(options.name, approvals, escapeForTerminal));
   try {
-    if (options.http === undefined) return await serveStdio(harness, sdk, info, options.stdio, unloadBridge);
+    if (options.http === undefined) return await serveStdio(harness, sdk, info, offer, options.stdio, unloadBridge);
     const token = auth === 'none' ? undefined : (options.http.token ?? generateToken());
     const limits = { maxSessions: options.http.maxSessions ?? MAX_HTTP_SESSIONS, sessionIdleMs: options.http.sessionIdleMs ?? SESSION_IDLE_MS, retryMs: options.http.retryMs ?? RETRY_MS };
-    const served = await serveHttp(harness, sdk, info, { host, port, path: options.http.path ?? '/mcp', allowedOrigins: options.http.allowedOrigins ?? [], token, ...limits }, unloadBridge);
+    const served = await serveHttp(harness, sdk, info, offer, { host, port, path: options.http.path ?? '/mcp', allowedOrigins: options.http.allowedOrigins ?? [], token, ...limits }, unloadBridge);
     try {
       await handOver(options.name, served.url!, options.http, token);
     } catch (error) {
@@ -124,10 +140,11 @@ async function serveStdio(
   harness: Harness,
   sdk: ServerSdk,
   info: { name: string; version: string },
+  offer: SessionOffer,
   streams: ServeHarnessOptions['stdio'],
   unloadBridge: () => Promise<void>,
 ): Promise<ServedHarness> {
-  const session = createSessionServer(harness, sdk, info);
+  const session = createSessionServer(harness, sdk, info, offer);
   const transport = new sdk.StdioServerTransport(streams?.stdin, streams?.stdout);
   await session.server.connect(transport);
   let closing: Promise<void> | undefined;
@@ -154,6 +171,7 @@ async function serveHttp(
   harness: Harness,
   sdk: ServerSdk,
   info: { name: string; version: string },
+  offer: SessionOffer,
   config: { host: LoopbackHost; port: number; path: string; allowedOrigins: readonly string[]; token: string | undefined; maxSessions: number; sessionIdleMs: number; retryMs: number },
   unloadBridge: () => Promise<void>,
 ): Promise<ServedHarness> {
@@ -187,7 +205,7 @@ async function serveHttp(
     }
     if (req.method !== 'POST') return reply(res, 400, 'No session: start one with an initialize POST.');
     if (!sessions.makeRoom()) return reply(res, 503, `This server holds ${sessions.max} sessions, each with a call under way; try again later.`);
-    const session = createSessionServer(harness, sdk, info);
+    const session = createSessionServer(harness, sdk, info, offer);
     let entry: HttpSession | undefined;
     const transport = new sdk.StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
@@ -245,6 +263,18 @@ async function serveHttp(
       return closing;
     },
   };
+}
+
+function checkOffer(options: ServeHarnessOptions): SessionOffer {
+  const { resources, prompts, resourcePollMs = 1_000 } = options;
+  if (resources !== undefined && (typeof resources?.read !== 'function' || typeof resources.list !== 'function' || typeof resources.version !== 'function' || !Array.isArray(resources.templates))) {
+    throw new TypeError('serveHarness: resources must be a resource source (await workspaceResources({ root }), or an object with list, templates, read and version).');
+  }
+  if (prompts !== undefined && (typeof prompts?.list !== 'function' || typeof prompts.get !== 'function')) {
+    throw new TypeError('serveHarness: prompts must be a prompt source (await commandPrompts({ commands, skills }), or an object with list and get).');
+  }
+  if (!(Number.isInteger(resourcePollMs) && resourcePollMs >= 10)) throw new TypeError(`serveHarness: resourcePollMs must be a whole number of milliseconds, at least 10, got ${String(resourcePollMs)}.`);
+  return { resources, prompts, pollMs: resourcePollMs };
 }
 
 function checkHttpOptions(http: ServeHarnessOptions['http']): 'bearer' | 'none' {
