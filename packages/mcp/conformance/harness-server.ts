@@ -2,7 +2,7 @@
 // each an ordinary weir tool. Prints the URL on stdout and serves until stdin closes.
 // Run: tsx --conditions=@weir/source conformance/harness-server.ts
 import { createHarness, definePlugin, defineTool, ToolCallError, type ToolDefinition } from '@weir/core';
-import { serveHarness } from '../src/index.js';
+import { serveHarness, type McpPromptSource, type McpResourceContents, type McpResourceSource } from '../src/index.js';
 
 // A 1x1 PNG and a tiny WAV header: what the image and audio scenarios need to see.
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
@@ -93,6 +93,79 @@ const tools: ToolDefinition[] = [
   }),
 ];
 
+// The resources the scenarios read, as a resource source of the harness's own (a real harness would
+// pass `await workspaceResources({ root })`; the scenarios name fixed test:// URIs).
+const fixed: Readonly<Record<string, McpResourceContents>> = {
+  'test://static-text': { uri: 'test://static-text', mimeType: 'text/plain', text: 'This is the content of the static text resource.' },
+  'test://static-binary': { uri: 'test://static-binary', mimeType: 'image/png', blob: PNG },
+  'test://watched-resource': { uri: 'test://watched-resource', mimeType: 'text/plain', text: 'Watched resource content' },
+};
+const templated = (uri: string) => /^test:\/\/template\/([^/]+)\/data$/.exec(uri)?.[1];
+const resources: McpResourceSource = {
+  list: async () => ({
+    resources: [
+      { uri: 'test://static-text', name: 'static-text', description: 'A static text resource.', mimeType: 'text/plain' },
+      { uri: 'test://static-binary', name: 'static-binary', description: 'A static binary resource (a PNG).', mimeType: 'image/png' },
+      { uri: 'test://watched-resource', name: 'watched-resource', description: 'A resource one may subscribe to.', mimeType: 'text/plain' },
+    ],
+  }),
+  templates: [{ uriTemplate: 'test://template/{id}/data', name: 'template', description: 'Data for an id.', mimeType: 'application/json' }],
+  read: async (uri) => {
+    const id = templated(uri);
+    if (id !== undefined) return { ok: true, contents: [{ uri, mimeType: 'application/json', text: JSON.stringify({ id, templateTest: true, data: `Data for ID: ${id}` }) }] };
+    const found = fixed[uri];
+    return found === undefined ? { ok: false, reason: 'not-found', message: `No resource ${uri}.` } : { ok: true, contents: [found] };
+  },
+  version: async (uri) => (fixed[uri] !== undefined || templated(uri) !== undefined ? { ok: true, version: '1' } : { ok: false, reason: 'not-found', message: `No resource ${uri}.` }),
+  complete: async (template, argument, value) => (template === 'test://template/{id}/data' && argument === 'id' ? ['123', '456'].filter((id) => id.startsWith(value)) : []),
+};
+
+// The scenarios' prompts (a real harness would pass `await commandPrompts({ commands, skills })`).
+const prompts: McpPromptSource = {
+  list: () => [
+    { name: 'test_simple_prompt', description: 'A simple prompt without arguments.' },
+    {
+      name: 'test_prompt_with_arguments',
+      description: 'A prompt with two arguments.',
+      arguments: [
+        { name: 'arg1', description: 'First test argument', required: true },
+        { name: 'arg2', description: 'Second test argument', required: true },
+      ],
+    },
+    { name: 'test_prompt_with_embedded_resource', description: 'A prompt that embeds a resource.', arguments: [{ name: 'resourceUri', description: 'URI of the resource to embed', required: true }] },
+    { name: 'test_prompt_with_image', description: 'A prompt with an image.' },
+  ],
+  get: async (name, args) => {
+    switch (name) {
+      case 'test_simple_prompt':
+        return { ok: true, messages: [{ role: 'user', content: { type: 'text', text: 'This is a simple prompt for testing.' } }] };
+      case 'test_prompt_with_arguments':
+        if (args.arg1 === undefined || args.arg2 === undefined) return { ok: false, reason: 'invalid', message: 'arg1 and arg2 are required.' };
+        return { ok: true, messages: [{ role: 'user', content: { type: 'text', text: `Prompt with arguments: arg1='${args.arg1}', arg2='${args.arg2}'` } }] };
+      case 'test_prompt_with_embedded_resource':
+        if (args.resourceUri === undefined) return { ok: false, reason: 'invalid', message: 'resourceUri is required.' };
+        return {
+          ok: true,
+          messages: [
+            { role: 'user', content: { type: 'resource', resource: { uri: args.resourceUri, mimeType: 'text/plain', text: 'Embedded resource content for testing.' } } },
+            { role: 'user', content: { type: 'text', text: 'Please process the embedded resource above.' } },
+          ],
+        };
+      case 'test_prompt_with_image':
+        return {
+          ok: true,
+          messages: [
+            { role: 'user', content: { type: 'image', data: PNG, mimeType: 'image/png' } },
+            { role: 'user', content: { type: 'text', text: 'Please analyze the image above.' } },
+          ],
+        };
+      default:
+        return { ok: false, reason: 'not-found', message: `No prompt ${name}.` };
+    }
+  },
+  complete: async (name, argument, value) => (name === 'test_prompt_with_arguments' && argument === 'arg1' ? ['paris', 'park', 'party', 'test-value'].filter((word) => word.startsWith(value)) : []),
+};
+
 const harness = createHarness();
 await harness.use(
   definePlugin({
@@ -105,7 +178,7 @@ await harness.use(
 );
 // auth 'none': the suite's server scenarios send no Authorization header. This server holds only
 // the scenarios' own tools and lives for the length of the run.
-const served = await serveHarness(harness, { name: 'weir-conformance', version: '0.1.0', http: { port: Number(process.env.PORT ?? 0), auth: 'none' } });
+const served = await serveHarness(harness, { name: 'weir-conformance', version: '0.1.0', http: { port: Number(process.env.PORT ?? 0), auth: 'none' }, resources, prompts });
 process.stdout.write(`${served.url!.href}\n`);
 const stop = () => void served.close().then(() => harness.close()).then(() => process.exit(0));
 process.stdin.on('end', stop);
