@@ -2,7 +2,7 @@
 // each an ordinary weir tool. Prints the URL on stdout and serves until stdin closes.
 // Run: tsx --conditions=@weir/source conformance/harness-server.ts
 import { createHarness, definePlugin, defineTool, ToolCallError, type ToolDefinition } from '@weir/core';
-import { serveHarness, type McpPromptSource, type McpResourceContents, type McpResourceSource } from '../src/index.js';
+import { mcpClientOf, serveHarness, type McpPromptSource, type McpResourceContents, type McpResourceSource } from '../src/index.js';
 
 // A 1x1 PNG and a tiny WAV header: what the image and audio scenarios need to see.
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
@@ -77,6 +77,39 @@ const tools: ToolDefinition[] = [
     tier: 'dangerous',
     parameters: { type: 'object', properties: { message: { type: 'string' } }, required: ['message'] },
     execute: ({ message }) => `User response: accept (approved "${message}")`,
+  }),
+  // Tools that need input only the client can give: they ask it through mcpClientOf(exec).
+  defineTool({
+    name: 'test_sampling',
+    description: "Asks the client's model (sampling).",
+    tier: 'read-only',
+    parameters: { type: 'object', properties: { prompt: { type: 'string' } }, required: ['prompt'] },
+    execute: async ({ prompt }, exec) => {
+      const client = mcpClientOf(exec);
+      if (!client?.canSample) throw new ToolCallError('NO_SAMPLING', 'This call did not come from an MCP client that offers sampling.');
+      const answer = await client.sample({ messages: [{ role: 'user', content: { type: 'text', text: prompt } }], maxTokens: 100 });
+      return `LLM response: ${answer.content.type === 'text' ? answer.content.text : `[${answer.content.type}]`}`;
+    },
+  }),
+  elicitingTool('test_elicitation_sep1034_defaults', 'Please review and update the form fields with defaults', {
+    name: { type: 'string', description: 'User name', default: 'John Doe' },
+    age: { type: 'integer', description: 'User age', default: 30 },
+    score: { type: 'number', description: 'User score', default: 95.5 },
+    status: { type: 'string', description: 'User status', enum: ['active', 'inactive', 'pending'], default: 'active' },
+    verified: { type: 'boolean', description: 'Verification status', default: true },
+  }),
+  elicitingTool('test_elicitation_sep1330_enums', 'Please select options from the enum fields', {
+    untitledSingle: { type: 'string', description: 'Select one option', enum: ['option1', 'option2', 'option3'] },
+    titledSingle: { type: 'string', description: 'Select one option with titles', oneOf: [1, 2, 3].map((n) => ({ const: `value${n}`, title: `${['First', 'Second', 'Third'][n - 1]} Option` })) },
+    legacyEnum: { type: 'string', description: 'Select one option (legacy)', enum: ['opt1', 'opt2', 'opt3'], enumNames: ['Option One', 'Option Two', 'Option Three'] },
+    untitledMulti: { type: 'array', description: 'Select multiple options', minItems: 1, maxItems: 3, items: { type: 'string', enum: ['option1', 'option2', 'option3'] } },
+    titledMulti: {
+      type: 'array',
+      description: 'Select multiple options with titles',
+      minItems: 1,
+      maxItems: 3,
+      items: { anyOf: [1, 2, 3].map((n) => ({ const: `value${n}`, title: `${['First', 'Second', 'Third'][n - 1]} Choice` })) },
+    },
   }),
   defineTool({
     name: 'json_schema_2020_12_tool',
@@ -165,6 +198,22 @@ const prompts: McpPromptSource = {
   },
   complete: async (name, argument, value) => (name === 'test_prompt_with_arguments' && argument === 'arg1' ? ['paris', 'park', 'party', 'test-value'].filter((word) => word.startsWith(value)) : []),
 };
+
+/** A tool that asks the client's user to fill in a form of `properties`, and says what came back. */
+function elicitingTool(name: string, message: string, properties: Record<string, Record<string, unknown>>): ToolDefinition {
+  return defineTool({
+    name,
+    description: "Asks the client's user to fill in a form (elicitation).",
+    tier: 'read-only',
+    parameters: none,
+    execute: async (_args, exec) => {
+      const client = mcpClientOf(exec);
+      if (!client?.canElicit) throw new ToolCallError('NO_ELICITATION', 'This call did not come from an MCP client that offers elicitation.');
+      const answer = await client.elicit({ message, requestedSchema: { type: 'object', properties, required: [] } as never });
+      return `Elicitation completed: action=${answer.action}, content=${JSON.stringify(answer.content ?? {})}`;
+    },
+  });
+}
 
 const harness = createHarness();
 await harness.use(

@@ -34,6 +34,7 @@ server_scenarios=(
   server-initialize ping logging-set-level
   tools-list tools-call-simple-text tools-call-image tools-call-audio tools-call-embedded-resource tools-call-mixed-content
   tools-call-with-logging tools-call-error tools-call-with-progress tools-call-elicitation json-schema-2020-12
+  tools-call-sampling elicitation-sep1034-defaults elicitation-sep1330-enums
   server-sse-multiple-streams server-sse-polling dns-rebinding-protection
   resources-list resources-read-text resources-read-binary resources-templates-read resources-subscribe resources-unsubscribe
   prompts-list prompts-get-simple prompts-get-with-args prompts-get-embedded-resource prompts-get-with-image

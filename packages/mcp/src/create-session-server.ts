@@ -4,6 +4,7 @@ import type { Harness } from '@weir/core';
 import { harnessToolListing } from './harness-tool-listing.js';
 import type { ServerSdk } from './load-sdk.js';
 import { mcpCallScope, type McpLogLevel } from './mcp-call-scope.js';
+import type { McpClientRequests } from './mcp-client-of.js';
 import type { McpPromptSource } from './mcp-prompt-source.js';
 import type { McpResourceSource } from './mcp-resource-source.js';
 import { serveCompletion } from './serve-completion.js';
@@ -71,6 +72,7 @@ export function createSessionServer(harness: Harness, sdk: ServerSdk, info: { re
             return answer.action;
           }
         : undefined,
+      requests: (signal: AbortSignal) => clientRequests(server, extra.requestId, signal),
     };
     const call = { id: `mcp-${randomUUID()}`, name, arguments: request.params.arguments ?? {} };
     const result = await mcpCallScope.run(scope, () => harness.executeToolCall(call, { signal: extra.signal }));
@@ -91,5 +93,17 @@ export function createSessionServer(harness: Harness, sdk: ServerSdk, info: { re
       clearInterval(watch);
       stopResources?.();
     },
+  };
+}
+
+/** What a tool body may ask the client of one call (see `mcpClientOf`), tied to that request. */
+function clientRequests(server: Server, requestId: string | number, signal: AbortSignal): McpClientRequests {
+  const capabilities = server.getClientCapabilities();
+  const options = { signal, relatedRequestId: requestId, timeout: ELICIT_TIMEOUT_MS };
+  return {
+    canElicit: capabilities?.elicitation !== undefined,
+    canSample: capabilities?.sampling !== undefined,
+    elicit: (request) => server.elicitInput({ message: request.message, requestedSchema: request.requestedSchema }, options),
+    sample: (request) => server.createMessage(request, options),
   };
 }

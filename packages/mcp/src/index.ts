@@ -15,6 +15,8 @@ export type { LoopbackHost, ServedHarness, ServeHarnessOptions } from './serve-h
 export { workspaceResources } from './workspace-resources.js';
 export type { WorkspaceResourcesOptions } from './workspace-resources.js';
 export type { McpResource, McpResourceContents, McpResourceRefusal, McpResourceSource, McpResourceTemplate } from './mcp-resource-source.js';
+export { mcpClientOf } from './mcp-client-of.js';
+export type { McpClientRequests } from './mcp-client-of.js';
 export { commandPrompts } from './command-prompts.js';
 export type { CommandPromptsOptions } from './command-prompts.js';
 export type { McpPrompt, McpPromptContent, McpPromptMessage, McpPromptSource } from './mcp-prompt-source.js';

@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { McpClientRequests } from './mcp-client-of.js';
 
 /** MCP's log levels, least severe first. */
 export const MCP_LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const;
@@ -14,6 +15,8 @@ export interface McpCallScope {
   readonly logLevel: () => McpLogLevel | undefined;
   /** Asks the client through elicitation; `undefined` when the client does not offer it. */
   readonly elicit: ((message: string, signal: AbortSignal) => Promise<'accept' | 'decline' | 'cancel'>) | undefined;
+  /** What a tool body may ask the client itself (`mcpClientOf(exec)`), given the call's signal. */
+  readonly requests?: (signal: AbortSignal) => McpClientRequests;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { definePlugin, isHarnessError, type ApprovalRequest, type Logger, type Plugin, type ToolExecution } from '@weir/core';
 import { approvalMessage, type EscapeText } from './approval-message.js';
+import { bindMcpClient } from './mcp-client-of.js';
 import { MCP_LOG_LEVELS, mcpCallScope, type McpCallScope, type McpLogLevel } from './mcp-call-scope.js';
 
 /**
@@ -59,7 +60,8 @@ function forClient(exec: ToolExecution, scope: McpCallScope): ToolExecution {
     if (update.message !== undefined) params.message = update.message;
     void scope.notify({ method: 'notifications/progress', params }).catch(() => undefined);
   };
-  return { ...exec, logger: clientLogger(exec.logger, scope), progress } as ToolExecution;
+  const forBody = { ...exec, logger: clientLogger(exec.logger, scope), progress } as ToolExecution;
+  return scope.requests === undefined ? forBody : bindMcpClient(forBody, scope.requests(exec.signal));
 }
 
 const FROM_PINO: Readonly<Record<'debug' | 'info' | 'warn' | 'error', McpLogLevel>> = { debug: 'debug', info: 'info', warn: 'warning', error: 'error' };
