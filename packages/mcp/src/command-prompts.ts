@@ -1,12 +1,29 @@
 import { readFile } from 'node:fs/promises';
-import type { Command, Skill } from '@weir/extensions';
 import type { McpPrompt, McpPromptSource } from './mcp-prompt-source.js';
+
+// What is read of `@weir/extensions`'s `Command` and `Skill`, written out so that the types of
+// `@weir/mcp` do not need that optional package installed.
+/** A slash command as `loadCommands` gives it (the fields read here). */
+export interface PromptCommand {
+  readonly name: string;
+  readonly description: string;
+  readonly argumentHint?: string;
+  readonly body: string;
+}
+
+/** A skill as `loadSkills` gives it (the fields read here). */
+export interface PromptSkill {
+  readonly name: string;
+  readonly description: string;
+  readonly dir: string;
+  readonly file: string;
+}
 
 export interface CommandPromptsOptions {
   /** Slash commands, as `loadCommands` from `@weir/extensions` gives them. */
-  readonly commands?: readonly Command[];
+  readonly commands?: readonly PromptCommand[];
   /** Agent Skills, as `loadSkills` gives them. */
-  readonly skills?: readonly Skill[];
+  readonly skills?: readonly PromptSkill[];
 }
 
 /** The one argument a command prompt takes: the text after `/name`. */

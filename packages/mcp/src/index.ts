@@ -18,7 +18,7 @@ export type { McpResource, McpResourceContents, McpResourceRefusal, McpResourceS
 export { mcpClientOf } from './mcp-client-of.js';
 export type { McpClientRequests } from './mcp-client-of.js';
 export { commandPrompts } from './command-prompts.js';
-export type { CommandPromptsOptions } from './command-prompts.js';
+export type { CommandPromptsOptions, PromptCommand, PromptSkill } from './command-prompts.js';
 export type { McpPrompt, McpPromptContent, McpPromptMessage, McpPromptSource } from './mcp-prompt-source.js';
 
 export { McpConfigError, parseMcpConfig, readMcpConfig } from './mcp-config.js';
