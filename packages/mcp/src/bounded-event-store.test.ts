@@ -28,7 +28,7 @@ describe('BoundedEventStore', () => {
   });
 
   it('keeps at most maxEvents per stream and refuses a resume that would miss a dropped one', async () => {
-    const store = new BoundedEventStore({ maxEvents: 3, maxBytes: 1 << 20, maxStreams: 8 });
+    const store = new BoundedEventStore({ maxEvents: 3, maxBytes: 1 << 20, maxStreams: 8, maxTotalBytes: 1 << 20 });
     const ids: string[] = [];
     for (let n = 1; n <= 6; n += 1) ids.push(await store.storeEvent('a', note(n)));
     expect(store.size).toBe(3);
@@ -40,7 +40,7 @@ describe('BoundedEventStore', () => {
 
   it('keeps at most maxBytes per stream, and at most maxStreams streams (the least recently written goes)', async () => {
     const size = Buffer.byteLength(JSON.stringify(note(1)));
-    const store = new BoundedEventStore({ maxEvents: 100, maxBytes: size * 2, maxStreams: 2 });
+    const store = new BoundedEventStore({ maxEvents: 100, maxBytes: size * 2, maxStreams: 2, maxTotalBytes: 1 << 20 });
     for (let n = 1; n <= 5; n += 1) await store.storeEvent('a', note(n));
     expect(store.size).toBe(2);
     const fromB = await store.storeEvent('b', note(1));
@@ -50,6 +50,25 @@ describe('BoundedEventStore', () => {
     expect(await store.getStreamIdForEventId('a_1')).toBeUndefined();
     await expect(replay(store, 'a_5')).rejects.toThrow(/no such stream/);
     expect(await store.getStreamIdForEventId(fromB)).toBe('b');
+  });
+
+  it('keeps at most maxTotalBytes over the streams: the least recently written go, the one written now stays', async () => {
+    const size = Buffer.byteLength(JSON.stringify(note(1)));
+    const store = new BoundedEventStore({ maxEvents: 100, maxBytes: 1 << 20, maxStreams: 100, maxTotalBytes: size * 3 });
+    await store.storeEvent('a', note(1));
+    await store.storeEvent('b', note(1));
+    await store.storeEvent('c', note(1));
+    expect(store.size).toBe(3);
+    await store.storeEvent('c', note(2));
+    expect(await store.getStreamIdForEventId('a_1')).toBeUndefined();
+    expect(await store.getStreamIdForEventId('b_2')).toBe('b');
+    expect(store.size).toBe(3);
+    // One event over the whole budget is still kept: it may be the result a resume must deliver.
+    const big: JSONRPCMessage = { jsonrpc: '2.0', id: 1, result: { text: 'x'.repeat(size * 10) } };
+    const id = await store.storeEvent('d', big);
+    expect(store.size).toBe(1);
+    const justBefore = `d_${Number(id.split('_')[1]) - 1}`;
+    expect((await replay(store, justBefore)).sent).toEqual([[id, big]]);
   });
 
   it('a malformed event id is no stream', async () => {

@@ -9,9 +9,12 @@ export interface EventStoreLimits {
   readonly maxBytes: number;
   /** Streams kept (one per POST that answered with SSE, plus the GET stream); the least recently written is dropped. */
   readonly maxStreams: number;
+  /** Bytes kept over every stream of the session: past it, the least recently written streams are dropped. */
+  readonly maxTotalBytes: number;
 }
 
-export const DEFAULT_EVENT_STORE_LIMITS: EventStoreLimits = Object.freeze({ maxEvents: 1_000, maxBytes: 4 * 1024 * 1024, maxStreams: 64 });
+/** One session at most keeps 8 MiB: 64 sessions (the server's default) hold at most 512 MiB of events. */
+export const DEFAULT_EVENT_STORE_LIMITS: EventStoreLimits = Object.freeze({ maxEvents: 1_000, maxBytes: 2 * 1024 * 1024, maxStreams: 32, maxTotalBytes: 8 * 1024 * 1024 });
 
 interface StoredEvent {
   readonly seq: number;
@@ -29,7 +32,8 @@ interface Stream {
 
 /**
  * The SDK's `EventStore` for one Streamable HTTP session, in memory and bounded: each stream keeps
- * its latest events within `maxEvents` and `maxBytes`, and at most `maxStreams` streams are kept.
+ * its latest events within `maxEvents` and `maxBytes`, and at most `maxStreams` streams, within
+ * `maxTotalBytes` together, are kept (the least recently written go first).
  * A client that lost its stream reconnects with `Last-Event-ID` and gets every event after it. A
  * resume that would miss events (they were dropped to stay in bounds, or the stream was) is refused
  * rather than replayed with a hole: the SDK answers it with an error, and the client retries its call.
@@ -39,6 +43,7 @@ export class BoundedEventStore implements EventStore {
   readonly #streams = new Map<string, Stream>();
   readonly #limits: EventStoreLimits;
   #seq = 0;
+  #totalBytes = 0;
 
   constructor(limits: EventStoreLimits = DEFAULT_EVENT_STORE_LIMITS) {
     this.#limits = limits;
@@ -63,12 +68,19 @@ export class BoundedEventStore implements EventStore {
     const seq = ++this.#seq;
     stream.events.push({ seq, message: priming ? undefined : message, bytes });
     stream.bytes += bytes;
+    this.#totalBytes += bytes;
+    // The newest event always stays: it may be the call's result, which a resume must deliver.
     while (stream.events.length > this.#limits.maxEvents || (stream.bytes > this.#limits.maxBytes && stream.events.length > 1)) {
       const dropped = stream.events.shift()!;
       stream.bytes -= dropped.bytes;
+      this.#totalBytes -= dropped.bytes;
       stream.droppedThrough = dropped.seq;
     }
-    while (this.#streams.size > this.#limits.maxStreams) this.#streams.delete(this.#streams.keys().next().value!);
+    while (this.#streams.size > 1 && (this.#streams.size > this.#limits.maxStreams || this.#totalBytes > this.#limits.maxTotalBytes)) {
+      const [oldest, dropped] = this.#streams.entries().next().value!;
+      this.#streams.delete(oldest);
+      this.#totalBytes -= dropped.bytes;
+    }
     return `${streamId}_${seq}`;
   }
 
