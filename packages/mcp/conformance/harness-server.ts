@@ -69,8 +69,8 @@ const tools: ToolDefinition[] = [
       return 'Progress test completed';
     },
   }),
-  // weir tools do not elicit input of their own: this one is gated by an approval, which the
-  // harness asks the client for through elicitation.
+  // This one asks nothing itself: it is gated by an approval, which the harness asks the client
+  // for through elicitation (the tools below ask the client themselves, through mcpClientOf).
   defineTool({
     name: 'test_elicitation',
     description: 'Runs once the user approves it (asked through elicitation).',

@@ -7,9 +7,11 @@
 # Exit status 0 when every listed scenario passes.
 set -uo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
-dir="${CONFORMANCE_DIR:-$HOME/.cache/weir-mcp-conformance}"
+repo="$(cd "$here/../.." && pwd -P)"
+# Absolute and canonical, so the check below holds and the suite is found after the cd.
+dir="$(realpath -m "${CONFORMANCE_DIR:-$HOME/.cache/weir-mcp-conformance}")"
 suite_version=0.1.16
-case "$dir" in "$here/../.."/* | "$(cd "$here/../.." && pwd)"/*) echo "conformance: CONFORMANCE_DIR must be outside the repository"; exit 1 ;; esac
+case "$dir/" in "$repo"/*) echo "conformance: CONFORMANCE_DIR ($dir) must be outside the repository"; exit 1 ;; esac
 if [ -n "${NODE24_BIN:-}" ]; then
   node24="$NODE24_BIN"
   [ -x "$node24/node" ] || { echo "conformance: NODE24_BIN ($node24) holds no node"; exit 1; }
