@@ -1,5 +1,6 @@
 import { extname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { FileAccess } from '@weir/core';
 import type { WorkspaceFileRefusal, WorkspaceFiles } from '@weir/tools-fs';
 import type { McpResource, McpResourceRefusal, McpResourceSource } from './mcp-resource-source.js';
 
@@ -12,6 +13,13 @@ export interface WorkspaceResourcesOptions {
   readonly pageSize?: number;
   /** Most directory entries one listing walks (default 10 000): a larger tree is listed in part. */
   readonly maxWalkEntries?: number;
+  /**
+   * A further check of each file's physical path relative to the root (core's `FileAccess`, the seam
+   * a policy gives tool bodies): a refused file is not listed, not completed, not read and not
+   * subscribed to. The harness's own rules (`@weir/safety`) decide tool calls, not resources:
+   * pass the same denials here (`.env`, keys).
+   */
+  readonly fileAccess?: FileAccess;
 }
 
 export const WORKSPACE_TEMPLATE_NAME = 'workspace-file';
@@ -37,6 +45,11 @@ export async function workspaceResources(options: WorkspaceResourcesOptions): Pr
   const rootUrl = pathToFileURL(files.root).href;
   const uriOf = (relativePath: string) => pathToFileURL(join(files.root, relativePath)).href;
   const template = `${rootUrl.replace(/\/$/, '')}/{+path}`;
+  const allowed = (relativePath: string) => options.fileAccess === undefined || options.fileAccess.check(relativePath).allowed;
+  const denied = (relativePath: string, uri: string): McpResourceRefusal => {
+    const verdict = options.fileAccess?.check(relativePath);
+    return { ok: false, reason: 'refused', message: `${uri}: ${verdict !== undefined && !verdict.allowed ? verdict.reason : 'refused'} (ACCESS_DENIED)` };
+  };
 
   return {
     templates: [{ uriTemplate: template, name: WORKSPACE_TEMPLATE_NAME, title: 'A file of the workspace', description: `Any file under ${files.root}, by its path relative to it.` }],
@@ -52,6 +65,7 @@ export async function workspaceResources(options: WorkspaceResourcesOptions): Pr
       let more = false;
       await walk(files, maxWalkEntries, (relativePath) => {
         if (after !== undefined && compareWalkOrder(relativePath.split('/'), after) <= 0) return true;
+        if (!allowed(relativePath)) return true;
         if (resources.length === pageSize) {
           more = true;
           return false;
@@ -68,18 +82,19 @@ export async function workspaceResources(options: WorkspaceResourcesOptions): Pr
       if (typeof path !== 'string') return path;
       const read = await files.read(path, maxReadBytes);
       if (!read.ok) return refusal(read, uri);
-      const canonicalUri = uriOf(read.relativePath);
+      // Decided on the physical path (a link inside the root is judged by where it leads).
+      if (!allowed(read.relativePath)) return denied(read.relativePath, uri);
       const mimeType = mimeTypeOf(read.relativePath);
       const text = utf8Text(read.bytes);
-      if (text !== undefined) return { ok: true, contents: [{ uri: canonicalUri, mimeType: mimeType ?? 'text/plain', text }] };
-      return { ok: true, contents: [{ uri: canonicalUri, mimeType: mimeType ?? 'application/octet-stream', blob: read.bytes.toString('base64') }] };
+      if (text !== undefined) return { ok: true, contents: [{ uri, mimeType: mimeType ?? 'text/plain', text }] };
+      return { ok: true, contents: [{ uri, mimeType: mimeType ?? 'application/octet-stream', blob: read.bytes.toString('base64') }] };
     },
 
     async version(uri) {
       const path = pathOf(uri);
       if (typeof path !== 'string') return path;
       const version = await files.version(path);
-      if (version !== undefined) return { ok: true, version };
+      if (version !== undefined) return allowed(version.relativePath) ? { ok: true, version: version.version } : denied(version.relativePath, uri);
       // Say why, in the words the read would use.
       const read = await files.read(path, 0);
       return read.ok || read.code === 'TOO_LARGE' ? { ok: false, reason: 'not-found', message: `${uri} is not a file.` } : refusal(read, uri);
@@ -95,6 +110,7 @@ export async function workspaceResources(options: WorkspaceResourcesOptions): Pr
       const prefix = cut === -1 ? '' : value.slice(0, cut + 1);
       return listing.entries
         .filter((entry) => entry.name.startsWith(start) && entry.kind !== 'symlink' && entry.kind !== 'other')
+        .filter((entry) => allowed(listing.relativePath === '.' ? entry.name : `${listing.relativePath}/${entry.name}`))
         .slice(0, MAX_COMPLETIONS)
         .map((entry) => `${prefix}${entry.name}${entry.kind === 'directory' ? '/' : ''}`);
     },

@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { createHarness, type Harness } from '@weir/core';
+import { createHarness, type FileAccess, type Harness } from '@weir/core';
 import { loadCommands, loadSkills } from '@weir/extensions';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { commandPrompts, serveHarness, workspaceResources, type ServedHarness } from '../src/index.js';
@@ -47,13 +47,13 @@ afterEach(async () => {
   await rm(base, { recursive: true, force: true });
 });
 
-async function connect(options: { pageSize?: number } = {}): Promise<Client> {
+async function connect(options: { pageSize?: number; fileAccess?: FileAccess } = {}): Promise<Client> {
   const { commands } = await loadCommands([{ dir: join(base, 'commands'), source: 'project' }]);
   const { skills } = await loadSkills([{ dir: join(base, 'skills'), source: 'project' }]);
   served = await serveHarness(harness, {
     name: 'workspace',
     http: { port: 0, token: TOKEN },
-    resources: await workspaceResources({ root, pageSize: options.pageSize }),
+    resources: await workspaceResources({ root, pageSize: options.pageSize, fileAccess: options.fileAccess }),
     resourcePollMs: 50,
     prompts: await commandPrompts({ commands, skills }),
   });
@@ -92,6 +92,21 @@ describe('serveHarness resources: the workspace files', () => {
     await expect(mcp.readResource({ uri: 'file:///etc/passwd' })).rejects.toThrow(/PATH_OUTSIDE_WORKSPACE/);
     await expect(mcp.readResource({ uri: 'https://example.com/x' })).rejects.toThrow(/-32002/);
     await expect(mcp.subscribeResource({ uri: uri('leak.txt') })).rejects.toThrow(/PATH_OUTSIDE_WORKSPACE/);
+  });
+
+  it('a fileAccess check (a policy\'s denials) hides a file from the listing and completion, and refuses reading and subscribing', async () => {
+    await writeFile(join(root, '.env'), 'API_KEY=secret');
+    // A link inside the root to the denied file is judged by where it leads.
+    await symlink(join(root, '.env'), join(root, 'env-link'));
+    const fileAccess: FileAccess = { check: (path) => (path === '.env' ? { allowed: false, reason: 'Reading .env is denied by the rules.' } : { allowed: true }) };
+    const mcp = await connect({ fileAccess });
+    expect((await mcp.listResources()).resources.map((resource) => resource.name)).toEqual(['README.md', 'logo.png', 'src/a.txt', 'src/deep/b.txt']);
+    await expect(mcp.readResource({ uri: uri('.env') })).rejects.toThrow(/denied by the rules/);
+    await expect(mcp.readResource({ uri: uri('env-link') })).rejects.toThrow(/denied by the rules/);
+    await expect(mcp.subscribeResource({ uri: uri('.env') })).rejects.toThrow(/denied by the rules/);
+    const template = (await mcp.listResourceTemplates()).resourceTemplates[0]!.uriTemplate;
+    expect((await mcp.complete({ ref: { type: 'ref/resource', uri: template }, argument: { name: 'path', value: '.' } })).completion.values).toEqual(['.git/']);
+    expect((await mcp.readResource({ uri: uri('src/a.txt') })).contents).toHaveLength(1);
   });
 
   it('offers a file template, and completes its path from the directory it is in', async () => {

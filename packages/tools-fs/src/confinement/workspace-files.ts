@@ -43,9 +43,10 @@ export interface WorkspaceFiles {
   list(path: string, maxNames: number): Promise<WorkspaceDirectory | WorkspaceFileRefusal>;
   /**
    * What a regular file is now (device, inode, size, modification time), to notice a change
-   * without reading it; `undefined` when it is not a file one could read. Never throws.
+   * without reading it, and where it physically is; `undefined` when it is not a file one could
+   * read. Never throws.
    */
-  version(path: string): Promise<string | undefined>;
+  version(path: string): Promise<{ readonly relativePath: string; readonly version: string } | undefined>;
 }
 
 /** Opens the workspace at `root` (canonicalised once). Throws when it is not an existing directory. */
@@ -88,7 +89,7 @@ export async function openWorkspaceFiles(root: string): Promise<WorkspaceFiles> 
       const located = await workspace.locate(path, 'read');
       if (!located.ok || located.stat === undefined) return undefined;
       const { dev, ino, size, mtimeNs } = located.stat;
-      return `${dev}:${ino}:${size}:${mtimeNs}`;
+      return { relativePath: located.relativePath, version: `${dev}:${ino}:${size}:${mtimeNs}` };
     },
   };
 }
