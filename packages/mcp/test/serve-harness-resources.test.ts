@@ -168,6 +168,16 @@ describe('serveHarness prompts: commands and skills', () => {
     expect((await mcp.complete({ ref: { type: 'ref/prompt', name: 'review' }, argument: { name: 'arguments', value: 'sr' } })).completion.values).toEqual([]);
   });
 
+  it('a bad source or option is refused at once, with one line', async () => {
+    await expect(serveHarness(harness, { name: 'bad', resources: {} as never })).rejects.toThrow(/resources must be a resource source/);
+    await expect(serveHarness(harness, { name: 'bad', prompts: { list: 1 } as never })).rejects.toThrow(/prompts must be a prompt source/);
+    await expect(serveHarness(harness, { name: 'bad', resourcePollMs: 0 })).rejects.toThrow(/resourcePollMs/);
+    await expect(workspaceResources({ root: join(base, 'missing') })).rejects.toThrow(/does not exist/);
+    await expect(workspaceResources({ root, pageSize: 0 })).rejects.toThrow(/pageSize must be a positive integer/);
+    // Nothing was loaded by the refused calls.
+    expect(harness.plugins()).toEqual([]);
+  });
+
   it('without resources and prompts, neither capability is declared', async () => {
     served = await serveHarness(harness, { name: 'bare', http: { port: 0, token: TOKEN } });
     client = new Client({ name: 'bare-client', version: '1.0.0' });
