@@ -24,7 +24,8 @@ export interface McpClientRequests {
   sample(request: CreateMessageRequestParamsBase): Promise<CreateMessageResult>;
 }
 
-const clients = new WeakMap<ToolExecution, McpClientRequests>();
+// Made on the first ask: most calls never ask, and they pay for one WeakMap entry only.
+const clients = new WeakMap<ToolExecution, { make: () => McpClientRequests; made?: McpClientRequests }>();
 
 /**
  * The MCP client that made this call, when `serveHarness` runs it for one; `undefined` for any other
@@ -32,11 +33,14 @@ const clients = new WeakMap<ToolExecution, McpClientRequests>();
  * model at the client can give; a body that must also run without one says what it needs instead.
  */
 export function mcpClientOf(exec: ToolExecution): McpClientRequests | undefined {
-  return clients.get(exec);
+  const entry = clients.get(exec);
+  if (entry === undefined) return undefined;
+  entry.made ??= entry.make();
+  return entry.made;
 }
 
 /** Ties `exec` (the one the bridge hands the body) to the client that made the call. */
-export function bindMcpClient(exec: ToolExecution, client: McpClientRequests): ToolExecution {
-  clients.set(exec, client);
+export function bindMcpClient(exec: ToolExecution, make: () => McpClientRequests): ToolExecution {
+  clients.set(exec, { make });
   return exec;
 }

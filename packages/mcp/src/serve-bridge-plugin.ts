@@ -61,7 +61,8 @@ function forClient(exec: ToolExecution, scope: McpCallScope): ToolExecution {
     void scope.notify({ method: 'notifications/progress', params }).catch(() => undefined);
   };
   const forBody = { ...exec, logger: clientLogger(exec.logger, scope), progress } as ToolExecution;
-  return scope.requests === undefined ? forBody : bindMcpClient(forBody, scope.requests(exec.signal));
+  const requests = scope.requests;
+  return requests === undefined ? forBody : bindMcpClient(forBody, () => requests(forBody.signal));
 }
 
 const FROM_PINO: Readonly<Record<'debug' | 'info' | 'warn' | 'error', McpLogLevel>> = { debug: 'debug', info: 'info', warn: 'warning', error: 'error' };
