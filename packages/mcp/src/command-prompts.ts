@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import type { McpPrompt, McpPromptSource } from './mcp-prompt-source.js';
+import type { ServedPrompt, McpPromptSource } from './mcp-prompt-source.js';
 
 // What is read of `@weir/extensions`'s `Command` and `Skill`, written out so that the types of
 // `@weir/mcp` do not need that optional package installed.
@@ -41,7 +41,7 @@ export async function commandPrompts(options: CommandPromptsOptions): Promise<Mc
   const { expandCommand, parseFrontMatter } = await import('@weir/extensions');
   const commands = new Map((options.commands ?? []).map((command) => [command.name, command] as const));
   const skills = new Map((options.skills ?? []).filter((skill) => !commands.has(skill.name)).map((skill) => [skill.name, skill] as const));
-  const listing: McpPrompt[] = [
+  const listing: ServedPrompt[] = [
     ...[...commands.values()].map((command) => ({
       name: command.name,
       title: `/${command.name}`,

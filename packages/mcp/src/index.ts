@@ -19,6 +19,6 @@ export { mcpClientOf } from './mcp-client-of.js';
 export type { McpClientRequests } from './mcp-client-of.js';
 export { commandPrompts } from './command-prompts.js';
 export type { CommandPromptsOptions, PromptCommand, PromptSkill } from './command-prompts.js';
-export type { McpPrompt, McpPromptContent, McpPromptMessage, McpPromptSource } from './mcp-prompt-source.js';
+export type { McpPromptSource, ServedPrompt, ServedPromptContent, ServedPromptMessage } from './mcp-prompt-source.js';
 
 export { McpConfigError, parseMcpConfig, readMcpConfig } from './mcp-config.js';
