@@ -43,7 +43,7 @@ export type { CallEvent, CallStage } from './pipeline/call-event.js';
 export { definePlugin, isPlugin } from './plugins/define-plugin.js';
 export type { Plugin, PluginContext, PluginHook, PluginHooks, TapOptions } from './plugins/define-plugin.js';
 export type { Guard, GuardCall, GuardContext, GuardDecision, GuardVerdict } from './policy/guards.js';
-export type { ApprovalKey, ApprovalMemory, ApprovalRequest, ApprovalResponder, ApprovalResponse } from './policy/approval.js';
+export type { ApprovalKey, ApprovalMemory, ApprovalOutcome, ApprovalRequest, ApprovalResponder, ApprovalResponse, PluginApprovalRequest } from './policy/approval.js';
 export type { StartingToolCall, ToolCallJournal } from './pipeline/tool-call-journal.js';
 export type { PathIntent, PathResolution, Sandbox } from './policy/sandbox.js';
 export { PROTECTED_PATHS, protectedPathGlobs } from './policy/protected-paths.js';

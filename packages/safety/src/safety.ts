@@ -139,6 +139,13 @@ export function safety(options: SafetyOptions = {}): SafetyPlugin {
 
       if (approver === undefined) return;
       ctx.approval.setResponder(async (request) => {
+        // A plugin's own question (an MCP server asking during a call) has no policy decision behind
+        // it: the person is asked, once, and nothing is granted or saved.
+        if (request.origin === 'plugin') {
+          const answer = await approver({ ...request, session: undefined });
+          if (request.signal.aborted) return { decision: 'deny' };
+          return answer?.decision === 'allow' ? { decision: 'allow' } : { decision: 'deny', message: typeof answer?.message === 'string' ? answer.message : undefined };
+        }
         const evaluation = ledger.get(keyOf(request.callId, request.toolName, request.arguments));
         // Core shows the approver the very arguments the guards saw; anything else is refused, not guessed at.
         if (evaluation === undefined) throw new Error('safety has no policy decision for this call with these exact arguments');

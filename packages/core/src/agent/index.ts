@@ -5,6 +5,8 @@ export type { AgentStep, StopReason, TurnResult } from './turn-result.js';
 export type { TurnEvent, TurnInfo } from './turn-event.js';
 export type { ModelCallRun } from './model-call-wrap.js';
 export type { Budget, BudgetName, ModelPrice } from './budget.js';
+export { turnBudgetOf } from './turn-budget.js';
+export type { TurnBudget } from './turn-budget.js';
 export { fallbackModel, isRetryableModelError } from './fallback-model.js';
 export type { FallbackOptions } from './fallback-model.js';
 export type { PrepareStep, StepPlan, StepPreparation } from './prepare-step.js';

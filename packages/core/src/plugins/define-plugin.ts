@@ -1,4 +1,4 @@
-import type { ApprovalResponder } from '../policy/approval.js';
+import type { ApprovalOutcome, ApprovalResponder, PluginApprovalRequest } from '../policy/approval.js';
 import type { Disposer } from '../disposer.js';
 import type { ToolDefinition } from '../tools/define-tool.js';
 import type { RegisterOptions } from '../tools/tool-registry.js';
@@ -42,7 +42,15 @@ export interface PluginContext {
   readonly tools: { register(tool: ToolDefinition, options?: RegisterOptions): Disposer };
   readonly hooks: PluginHooks;
   readonly guards: { add(guard: Guard): Disposer; add(name: string, guard: Guard): Disposer };
-  readonly approval: { setResponder(responder: ApprovalResponder): Disposer };
+  readonly approval: {
+    setResponder(responder: ApprovalResponder): Disposer;
+    /**
+     * Asks the harness's approval responder something of the plugin's own (an MCP server's
+     * question during a call), with the harness's approval timeout, failing closed like a call's
+     * approval: no responder, a failure, a timeout or `signal` aborting all deny. Never rejects.
+     */
+    request(request: PluginApprovalRequest, options?: { readonly signal?: AbortSignal }): Promise<ApprovalOutcome>;
+  };
   /** The seam for path confinement: one plugin provides it, every tool and policy reads it. */
   readonly sandbox: { provide(sandbox: Sandbox): Disposer; readonly current: Sandbox | undefined };
   /** A child of the harness's logger (pino or compatible; silent by default) bound to `{ plugin: name }`. */

@@ -89,6 +89,11 @@ export function createPluginContext(runtime: HarnessRuntime, registrations: Plug
         registrations.assertOpen();
         return registrations.record(runtime.approval.setResponder(owner, responder));
       },
+      request: (request: Parameters<PluginContext['approval']['request']>[0], options?: Parameters<PluginContext['approval']['request']>[1]) => {
+        registrations.assertOpen();
+        // The plugin is always the one asking: a request cannot claim a guard or another plugin.
+        return runtime.approval.request({ ...request, askedBy: owner, origin: 'plugin' }, { timeoutMs: runtime.approvalTimeoutMs, signal: options?.signal });
+      },
     }),
     sandbox: Object.freeze({
       provide: (sandbox: Parameters<PluginContext['sandbox']['provide']>[0]) => {

@@ -18,6 +18,12 @@ export interface ApprovalRequest {
   readonly reason: string | undefined;
   /** The owner of the guard that asked, so a responder can tell a protected-path ask from a mode's. */
   readonly askedBy: string | undefined;
+  /**
+   * `'plugin'` when a plugin asked on its own (`ctx.approval.request`: an MCP server asking the
+   * user something during a call), not a guard about the call itself: no policy decided it, and
+   * `askedBy` is that plugin. Absent for the pipeline's own asks.
+   */
+  readonly origin?: 'plugin';
   /** Aborts when the call is cancelled or the answer took too long: close the prompt. */
   readonly signal: AbortSignal;
 }
@@ -29,6 +35,9 @@ export interface ApprovalResponse {
 }
 
 export type ApprovalResponder = (request: ApprovalRequest) => ApprovalResponse | Promise<ApprovalResponse>;
+
+/** What a plugin asks through `ctx.approval.request`: `askedBy` and `origin` are set by the harness. */
+export type PluginApprovalRequest = Omit<ApprovalRequest, 'signal' | 'askedBy' | 'origin'>;
 
 /** The answer the pipeline acts on. Anything but a clear `allow` is a denial. */
 export type ApprovalOutcome = { readonly approved: true } | { readonly approved: false; readonly message: string };
