@@ -9,6 +9,9 @@ export type { McpPart } from './mcp-content.js';
 export type { McpTierMap } from './resolve-tier.js';
 export { mcpRoots } from './mcp-roots.js';
 export type { McpRoot, McpRoots } from './mcp-roots.js';
+export type { McpElicitAnswer, McpElicitation, McpElicitor } from './client-requests/answer-elicitation.js';
+export type { FormField } from './client-requests/elicitation-form.js';
+export type { McpSamplingOptions } from './client-requests/answer-sampling.js';
 
 export { serveHarness, MAX_HTTP_SESSIONS } from './serve-harness.js';
 export type { LoopbackHost, ServedHarness, ServeHarnessOptions } from './serve-harness.js';

@@ -24,6 +24,7 @@ export interface ClientSdk {
   readonly ToolListChangedNotificationSchema: typeof TypesModule.ToolListChangedNotificationSchema;
   readonly PromptListChangedNotificationSchema: typeof TypesModule.PromptListChangedNotificationSchema;
   readonly ElicitRequestSchema: typeof TypesModule.ElicitRequestSchema;
+  readonly CreateMessageRequestSchema: typeof TypesModule.CreateMessageRequestSchema;
   readonly ListRootsRequestSchema: typeof TypesModule.ListRootsRequestSchema;
 }
 
@@ -87,6 +88,7 @@ export const loadClientSdk: () => Promise<ClientSdk> = loadOnce(async () => {
     ToolListChangedNotificationSchema: types.ToolListChangedNotificationSchema,
     PromptListChangedNotificationSchema: types.PromptListChangedNotificationSchema,
     ElicitRequestSchema: types.ElicitRequestSchema,
+    CreateMessageRequestSchema: types.CreateMessageRequestSchema,
     ListRootsRequestSchema: types.ListRootsRequestSchema,
   };
 });

@@ -9,6 +9,9 @@ import { openMcpSession, type McpSession } from './open-mcp-session.js';
 import { MAX_ANSWER_TEXT, OUTPUT_TOO_LARGE_RPC } from './oversized-answer.js';
 import { oneLine } from './check-tool-listing.js';
 import { runToolTask } from './run-tool-task.js';
+import { answerElicitation } from './client-requests/answer-elicitation.js';
+import { answerSampling } from './client-requests/answer-sampling.js';
+import type { AskApprover, CallsInFlight } from './client-requests/server-request-call.js';
 
 /** What a request can be aborted by: a tool call's `exec`, or any signal. */
 export interface AbortSource {
@@ -33,8 +36,10 @@ const REQUEST_TIMEOUT = -32001;
  * (a server that crashes on every call is not restarted forever). Tool-list changes and restarts
  * both end in `onTools`, with the server's whole list.
  */
-export class McpServerLink {
+export class McpServerLink implements CallsInFlight {
   #session: McpSession | undefined;
+  /** The calls to the server under way: a server's elicitation or sampling request is asked on their behalf. */
+  readonly #inFlight = new Set<ToolExecution>();
   #starting: Promise<McpSession> | undefined;
   #restartsWithoutSuccess = 0;
   #closed = false;
@@ -47,8 +52,14 @@ export class McpServerLink {
     private readonly logger: Logger,
     private readonly onTools: (tools: readonly McpToolInfo[]) => void,
     /** The server's prompts may have changed: it said so (`prompts/list_changed`), or it was started again. */
-    private readonly onPromptsChanged: () => void = () => undefined,
+    private readonly onPromptsChanged: () => void,
+    /** Asks the harness's approver (the plugin's `ctx.approval.request`). */
+    private readonly ask: AskApprover,
   ) {}
+
+  current(): readonly ToolExecution[] {
+    return [...this.#inFlight];
+  }
 
   /** The server process of the current session (stdio only), for tests and diagnostics. */
   get pid(): number | undefined {
@@ -80,6 +91,7 @@ export class McpServerLink {
   async #call(session: McpSession, tool: string, args: ToolArguments, exec: ToolExecution, asTask: boolean, retried = false): Promise<object> {
     const cancel = new CallCancelSignal();
     const stopListening = forwardAbort(exec, cancel);
+    this.#inFlight.add(exec);
     try {
       // `request`, not `callTool`: the pipeline validates `structuredContent` against the tool's
       // output schema already (callTool would check it a second time). The pipeline's arguments are
@@ -124,6 +136,7 @@ export class McpServerLink {
       }
       throw this.#explain(error, tool, session);
     } finally {
+      this.#inFlight.delete(exec);
       stopListening();
     }
   }
@@ -167,11 +180,15 @@ export class McpServerLink {
     const session = this.#session !== undefined && !this.#session.closed && !this.#closed ? this.#session : await this.#current();
     const cancel = new CallCancelSignal();
     const stopListening = exec === undefined ? noop : forwardAbort(exec, cancel);
+    // A tool call's request (the resource tool's): a server's request meanwhile may belong to it.
+    const call = exec !== undefined && 'run' in exec ? (exec as ToolExecution) : undefined;
+    if (call !== undefined) this.#inFlight.add(call);
     try {
       return await session.client.request({ method, params }, this.sdk.ResultSchema, { signal: cancel.asAbortSignal(), timeout: this.options.idleTimeoutMs });
     } catch (error) {
       throw this.#explain(error, method, session);
     } finally {
+      if (call !== undefined) this.#inFlight.delete(call);
       stopListening();
     }
   }
@@ -254,6 +271,8 @@ export class McpServerLink {
       onToolsChanged: () => this.refreshTools(),
       onLost: () => this.logger.warn({ server: this.options.name }, 'the MCP server closed the connection'),
       onError: (error) => this.logger.debug({ server: this.options.name, err: error }, 'MCP transport error'),
+      onElicit: (params, signal) => answerElicitation(params, signal, { server: this.options.name, elicit: this.options.elicit, ask: this.ask, calls: this, logger: this.logger }),
+      onSample: this.#sampler(),
     });
     this.#starting = starting;
     try {
@@ -264,6 +283,14 @@ export class McpServerLink {
     } finally {
       if (this.#starting === starting) this.#starting = undefined;
     }
+  }
+
+  #sampler(): ((params: Record<string, unknown>, signal: AbortSignal) => Promise<Record<string, unknown>>) | undefined {
+    const sampling = this.options.sampling;
+    if (sampling === undefined) return undefined;
+    const { McpError } = this.sdk;
+    return (params, signal) =>
+      answerSampling(params, signal, { server: this.options.name, sampling, ask: this.ask, calls: this, logger: this.logger, fail: (code, text) => new McpError(code, text) });
   }
 
   async #listTools(session: McpSession): Promise<McpToolInfo[]> {

@@ -1,3 +1,5 @@
+import type { McpElicitor } from './client-requests/answer-elicitation.js';
+import type { McpSamplingOptions } from './client-requests/answer-sampling.js';
 import { isMcpRoots, mcpRoots, type McpRoots } from './mcp-roots.js';
 import { resolveOAuth, type McpOAuthOptions, type ResolvedOAuth } from './oauth/oauth-options.js';
 import { copyTierMap, type McpTierMap } from './resolve-tier.js';
@@ -24,6 +26,18 @@ export interface McpServerCommonOptions {
    * with by them, so a default would change what it may touch.
    */
   readonly roots?: readonly string[] | McpRoots;
+  /**
+   * Answers the server's elicitations (`elicitation/create`) where a person can fill in a form:
+   * the answer is completed with the schema's defaults and checked against it before it is sent.
+   * Default: the harness's approver is asked (a form can then be sent only with its defaults; a
+   * URL is shown, never opened); with no approver, every elicitation is declined.
+   */
+  readonly elicit?: McpElicitor;
+  /**
+   * The model that answers the server's `sampling/createMessage`, each time behind an approval and
+   * charged to the current turn's budget. Default: none, and the sampling capability is not offered.
+   */
+  readonly sampling?: McpSamplingOptions;
 }
 
 /** A server started as a child process, spoken to over its stdin and stdout. */
@@ -61,6 +75,8 @@ export type ResolvedServerOptions = (
   readonly idleTimeoutMs: number;
   readonly reconnectAttempts: number;
   readonly roots: McpRoots | undefined;
+  readonly elicit: McpElicitor | undefined;
+  readonly sampling: { readonly model: McpSamplingOptions['model']; readonly maxTokens: number } | undefined;
 };
 
 const INHERITED_ENV = ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER', 'TMPDIR', 'LANG'];
@@ -81,6 +97,8 @@ export function resolveServerOptions(options: McpServerOptions): ResolvedServerO
     idleTimeoutMs: positive(options.idleTimeoutMs, 'idleTimeoutMs', where) ?? 60_000,
     reconnectAttempts: count(options.reconnectAttempts, 'reconnectAttempts', where) ?? 3,
     roots: options.roots === undefined ? undefined : isMcpRoots(options.roots) ? options.roots : rootsOf(options.roots, where),
+    elicit: elicitOf(options.elicit, where),
+    sampling: samplingOf(options.sampling, where),
   };
   const hasCommand = 'command' in options && options.command !== undefined;
   const hasUrl = 'url' in options && options.url !== undefined;
@@ -106,6 +124,21 @@ export function resolveServerOptions(options: McpServerOptions): ResolvedServerO
   assertStringRecord(http.headers, 'headers', where);
   const oauth = http.oauth === undefined ? undefined : resolveOAuth(http.oauth, name, url, where);
   return { ...common, kind: 'http', url, headers: { ...http.headers }, oauth };
+}
+
+function elicitOf(elicit: unknown, where: string): McpElicitor | undefined {
+  if (elicit !== undefined && typeof elicit !== 'function') throw new TypeError(`${where}: elicit must be a function (request) => answer, got ${typeof elicit}.`);
+  return elicit as McpElicitor | undefined;
+}
+
+function samplingOf(sampling: McpSamplingOptions | undefined, where: string): ResolvedServerOptions['sampling'] {
+  if (sampling === undefined) return undefined;
+  if (typeof sampling !== 'object' || sampling === null || typeof sampling.model?.complete !== 'function') {
+    throw new TypeError(`${where}: sampling must be { model, maxTokens? } with a model that has complete().`);
+  }
+  const maxTokens = sampling.maxTokens ?? 4096;
+  if (!Number.isInteger(maxTokens) || maxTokens <= 0) throw new TypeError(`${where}: sampling.maxTokens must be a positive whole number, got ${String(sampling.maxTokens)}.`);
+  return { model: sampling.model, maxTokens };
 }
 
 function rootsOf(folders: readonly string[], where: string): McpRoots {

@@ -91,6 +91,8 @@ export function mcpServer(options: McpServerOptions): McpServerPlugin {
           }
         },
         () => void (link!.offersPrompts ? prompts.refresh() : prompts.clear()),
+        // The server's elicitations and sampling requests are asked of the harness's approver.
+        (request, signal) => ctx.approval.request(request, { signal }),
       );
       // Registered before the start, so a failed start (or a later unload) ends what was started.
       ctx.onDispose(async () => {

@@ -33,6 +33,10 @@ export interface SessionHandlers {
   /** The connection went away without `close()` being called (the server died or hung up). */
   readonly onLost: () => void;
   readonly onError: (error: Error) => void;
+  /** Answers the server's `elicitation/create` (form and URL modes); never throws. Declares the capability. */
+  readonly onElicit: (params: Record<string, unknown>, signal: AbortSignal) => Promise<Record<string, unknown>>;
+  /** Answers `sampling/createMessage`; given only when a model is, and then the capability is declared. */
+  readonly onSample: ((params: Record<string, unknown>, signal: AbortSignal) => Promise<Record<string, unknown>>) | undefined;
 }
 
 const CLIENT_INFO = { name: 'weir', version: '0.1.0' };
@@ -159,7 +163,16 @@ async function connect(
   explain: (error: unknown) => string | undefined = () => undefined,
 ): Promise<McpSession> {
   const { roots } = options;
-  const client = new sdk.Client(CLIENT_INFO, { capabilities: roots === undefined ? {} : { roots: { listChanged: true } } });
+  const { onSample } = handlers;
+  const capabilities = {
+    // Both modes: with no one to answer, weir declines rather than leave the server waiting.
+    elicitation: { form: {}, url: {} },
+    ...(onSample === undefined ? {} : { sampling: {} }),
+    ...(roots === undefined ? {} : { roots: { listChanged: true } }),
+  };
+  const client = new sdk.Client(CLIENT_INFO, { capabilities });
+  client.setRequestHandler(sdk.ElicitRequestSchema, (request, extra) => handlers.onElicit(request.params as Record<string, unknown>, extra.signal) as never);
+  if (onSample !== undefined) client.setRequestHandler(sdk.CreateMessageRequestSchema, (request, extra) => onSample(request.params as Record<string, unknown>, extra.signal) as never);
   let closed = false;
   let closing: Promise<void> | undefined;
   let stopAnnouncing = () => {};
