@@ -1,7 +1,9 @@
 // The weir client for the conformance suite's client scenarios: the suite appends the server URL
-// and names the scenario in MCP_CONFORMANCE_SCENARIO. It is mcpServer({ url }) and nothing else.
+// and names the scenario in MCP_CONFORMANCE_SCENARIO. It is mcpServer({ url }) and an approver that
+// accepts what it is shown (the scenario's server asks to "accept with defaults": the approver is
+// shown the form filled with its schema's defaults, and accepting sends them).
 // Run: conformance client --command "tsx --conditions=@weir/source conformance/client.ts" --scenario initialize
-import { createHarness } from '@weir/core';
+import { createHarness, definePlugin } from '@weir/core';
 import { mcpServer } from '../src/index.js';
 
 const url = process.argv.at(-1)!;
@@ -9,10 +11,12 @@ const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
 const harness = createHarness();
 let failed = false;
 try {
+  await harness.use(definePlugin({ name: 'conformance-approver', setup: (ctx) => void ctx.approval.setResponder(() => ({ decision: 'allow' })) }));
   await harness.use(mcpServer({ name: 'conformance', url, tiers: { '*': 'read-only' } }));
   const calls: Record<string, { name: string; arguments: Record<string, unknown> }> = {
     tools_call: { name: 'conformance__add_numbers', arguments: { a: 5, b: 3 } },
     'sse-retry': { name: 'conformance__test_reconnection', arguments: {} },
+    'elicitation-sep1034-client-defaults': { name: 'conformance__test_client_elicitation_defaults', arguments: {} },
   };
   const call = calls[scenario];
   if (call !== undefined) {

@@ -51,7 +51,7 @@ done
 kill "$SERVER_PID" 2>/dev/null; wait "$SERVER_PID" 2>/dev/null
 
 # --- Client scenarios: conformance/client.ts (mcpServer({ url })). Kept apart: the client side is edited on its own. ---
-client_scenarios=(initialize tools_call sse-retry)
+client_scenarios=(initialize tools_call sse-retry elicitation-sep1034-client-defaults)
 echo "::: client scenarios"
 for scenario in "${client_scenarios[@]}"; do
   if out=$(suite client --command "$tsx --conditions=@weir/source conformance/client.ts" --scenario "$scenario" 2>&1); then echo "PASS client $scenario"; else echo "FAIL client $scenario"; echo "$out" | tail -20; status=1; fi
