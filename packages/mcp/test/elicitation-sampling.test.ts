@@ -1,7 +1,7 @@
-import { createAgent, createHarness, definePlugin, type ApprovalRequest, type ApprovalResponse, type Harness } from '@weir/core';
+import { createAgent, createHarness, definePlugin, defineTool, type ApprovalRequest, type ApprovalResponse, type Harness } from '@weir/core';
 import { createScriptedModel } from '@weir/llm-mock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { mcpServer, type McpElicitAnswer, type McpElicitation } from '../src/index.js';
+import { mcpServer, serveHarness, type McpElicitAnswer, type McpElicitation } from '../src/index.js';
 import { fixture, NODE } from './servers.js';
 
 // A real MCP server (the SDK's McpServer over stdio) whose tools elicit and sample; the answers
@@ -184,6 +184,38 @@ describe('sampling through the harness model', () => {
       expect(sampler.requests).toHaveLength(0);
     } finally {
       await harness.close();
+    }
+  });
+});
+
+describe('weir to weir', () => {
+  it("a served harness's approval, asked of its client through elicitation, is answered by the client's approver", async () => {
+    const served = createHarness();
+    await served.use(
+      definePlugin({
+        name: 'eraser',
+        setup(ctx) {
+          ctx.tools.register(defineTool({ name: 'erase', description: 'Needs approval.', tier: 'dangerous', parameters: { type: 'object' }, execute: () => 'erased' }));
+          ctx.guards.add(() => ({ decision: 'ask', reason: 'it erases things' }));
+        },
+      }),
+    );
+    const token = 'weir-to-weir-token-0123456789abcdef';
+    const serving = await serveHarness(served, { name: 'weir-a', http: { port: 0, token } });
+    const person = approver();
+    const client = createHarness();
+    try {
+      await client.use(person.plugin);
+      await client.use(mcpServer({ name: 'a', url: serving.url!, headers: { authorization: `Bearer ${token}` }, tiers: { '*': 'read-only' } }));
+      expect(await client.executeToolCall({ id: 'e1', name: 'a__erase', arguments: {} })).toMatchObject({ ok: true, content: 'erased' });
+      expect(person.asked[0]).toMatchObject({ origin: 'plugin', askedBy: 'mcp:a', toolName: 'a__erase', arguments: { server: 'a', answer: {} } });
+      expect(person.asked[0]!.arguments.message).toContain('erase');
+      person.answerWith(() => ({ decision: 'deny' }));
+      expect(await client.executeToolCall({ id: 'e2', name: 'a__erase', arguments: {} })).toMatchObject({ ok: false });
+    } finally {
+      await client.close();
+      await serving.close();
+      await served.close();
     }
   });
 });
