@@ -20,6 +20,7 @@ export function acpStopReason(reason: StopReason): AcpStopReason {
     case 'stop':
     case 'error':
     case 'output_invalid':
+    case 'awaiting_approval':
       return 'end_turn';
   }
 }

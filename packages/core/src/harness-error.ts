@@ -29,7 +29,9 @@ export type HarnessErrorCode =
   | 'SESSION_NOT_FOUND'
   | 'SESSION_EXISTS'
   | 'INVALID_SESSION_ID'
-  | 'INVALID_SESSION_RECORD';
+  | 'INVALID_SESSION_RECORD'
+  | 'APPROVAL_NOT_PENDING'
+  | 'APPROVAL_MISMATCH';
 
 // A brand in the global symbol registry: a plugin installed from npm may bring its own copy of
 // @weir/core, whose HarnessError is another class; `instanceof` would miss it, the brand does not.

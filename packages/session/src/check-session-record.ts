@@ -35,6 +35,13 @@ const CHECKS: Readonly<Record<string, Check>> = {
     if (!optional(r.callKey, isString)) return '"callKey" must be a string';
     return fields(r, ['callId', 'toolName', 'argsHash']);
   },
+  approval_request: (r) => {
+    if (r.arguments === undefined) return '"arguments" is missing';
+    if (!optional(r.reason, isString)) return '"reason" must be a string';
+    if (!optional(r.askedBy, isString)) return '"askedBy" must be a string';
+    if (r.callKey === '') return '"callKey" must not be empty';
+    return fields(r, ['callId', 'callKey', 'toolName', 'tier', 'argsHash']);
+  },
   turn_end: (r) => (optional(r.reason, isString) ? undefined : '"reason" must be a string'),
   compaction: (r) => {
     const count = (value: unknown) => Number.isInteger(value) && (value as number) >= 0;

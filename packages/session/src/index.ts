@@ -6,6 +6,12 @@ export type { SessionFile, SessionFileSystem } from './session-file-system.js';
 export type { CreateSessionOptions, ForkSessionOptions, OpenSessionOptions, SessionStore, SessionSummary, WriterSession } from './session-store.js';
 export type { BlobCollection } from './collect-blobs.js';
 export { rebuildHistory } from './rebuild-history.js';
+export { pendingApprovalsOf } from './pending-approvals.js';
+export type { PendingApproval } from './pending-approvals.js';
+export { listPendingApprovals } from './list-pending-approvals.js';
+export type { ListPendingApprovalsOptions } from './list-pending-approvals.js';
+export { answerApproval } from './answer-approval.js';
+export type { ApprovalAnswer, ApprovalAnswerKey } from './answer-approval.js';
 export { createSessionId, isValidSessionId } from './session-id.js';
 
 // The interface the agent loop records through lives in @weir/core (the package depends on core, so

@@ -12,6 +12,9 @@ import {
   type ToolMessage,
 } from '@weir/core';
 
+/** The `turn_end` reason of a turn that suspended on approvals (core's stop reason). */
+const AWAITING_APPROVAL = 'awaiting_approval';
+
 interface OpenCalls {
   readonly calls: readonly ModelToolCall[];
   readonly answers: Map<string, ToolMessage>;
@@ -85,7 +88,8 @@ export function rebuildHistory(all: readonly SessionRecord[], options: RebuildHi
         });
         break;
       case 'turn_end':
-        close(false);
+        // A turn that suspended on an approval is not over: its waiting calls stay open, for the resume.
+        if (record.reason !== AWAITING_APPROVAL) close(false);
         break;
       case 'compaction':
         // Recorded between steps, every call answered: the live history was cut at the same place.
@@ -96,6 +100,7 @@ export function rebuildHistory(all: readonly SessionRecord[], options: RebuildHi
         break;
       case 'session':
       case 'approval_decision':
+      case 'approval_request':
       case 'rewind':
         break;
     }
@@ -107,7 +112,7 @@ export function rebuildHistory(all: readonly SessionRecord[], options: RebuildHi
     approvals: ApprovalLedger.from(records),
     interrupted,
     pending,
-    turnOpen: last !== undefined && last.type !== 'turn_end' && last.type !== 'session',
+    turnOpen: last !== undefined && last.type !== 'session' && (last.type !== 'turn_end' || last.reason === AWAITING_APPROVAL),
   };
 }
 

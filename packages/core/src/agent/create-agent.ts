@@ -70,6 +70,15 @@ export interface AgentOptions {
    * See docs/agent-loop.md, "Tool search".
    */
   readonly toolSearch?: ToolSearchOptions;
+  /**
+   * What a call that needs approval gets when the harness has no approval responder and the session
+   * holds no answer for it: `'deny'` (the default) denies it; `'suspend'` (needs `session`) stores
+   * the request in the session (an `approval_request` record) and ends the turn with
+   * `awaiting_approval`. Any process then answers it (`answerApproval` in @weir/session) and any
+   * process resumes the session (`agent.resume()`), which runs an allowed call once with exactly the
+   * arguments that were approved. See docs/sessions.md, "Approvals that outlive the process".
+   */
+  readonly onUnansweredApproval?: 'deny' | 'suspend';
 }
 
 /** Per-turn options of `agent.turn`. */
@@ -177,6 +186,12 @@ export function createAgent(options: AgentOptions): Agent {
   if (session !== undefined && !isSession(session)) {
     throw new TypeError('createAgent: session must be an open Session (from store.create() or store.open()).');
   }
+  const unanswered = options.onUnansweredApproval ?? 'deny';
+  if (unanswered !== 'deny' && unanswered !== 'suspend') {
+    throw new TypeError(`createAgent: onUnansweredApproval must be 'deny' or 'suspend', got ${String(unanswered)}.`);
+  }
+  // A suspended call lives in the session; without one it would be lost with the process.
+  if (unanswered === 'suspend' && session === undefined) throw new TypeError("createAgent: onUnansweredApproval: 'suspend' needs a session to keep the request in.");
   const budget = options.budget === undefined ? undefined : checkBudget(options.budget, statesPrice(model));
   const modelOptions = options.modelOptions === undefined ? undefined : checkCallOptions(options.modelOptions, 'createAgent: modelOptions');
   const warned = new Set<string>();
@@ -188,7 +203,7 @@ export function createAgent(options: AgentOptions): Agent {
   const toolSearch = searchSettings === undefined ? undefined : new ToolSearch(searchSettings);
   const hasPolicies = budget !== undefined || prepareStep !== undefined || compactor !== undefined || parent !== undefined || toolSearch !== undefined;
 
-  const resumed = session === undefined ? undefined : resumeSession(session, system, harness.logger);
+  const resumed = session === undefined ? undefined : resumeSession(session, system, harness.logger, { suspend: unanswered === 'suspend' });
   const messages: Message[] = resumed?.messages ?? (system === undefined ? [] : [Object.freeze({ role: 'system', content: system })]);
   const recorder = resumed?.recorder;
   let pending = resumed?.pending ?? NO_CALLS;
@@ -235,7 +250,15 @@ export function createAgent(options: AgentOptions): Agent {
         pending = NO_CALLS;
         turnOpen = false;
       }
-      return await runTurn(context, input);
+      const result = await runTurn(context, input);
+      if (result.stopReason === 'awaiting_approval') {
+        // The turn is open again: resume() runs the waiting calls (this process, once it can answer, or another).
+        const waiting = new Set(result.awaitingApproval?.map((call) => call.callId));
+        const asked = messages.findLast((message) => message.role === 'assistant');
+        pending = Object.freeze((asked?.role === 'assistant' ? (asked.toolCalls ?? NO_CALLS) : NO_CALLS).filter((call) => waiting.has(call.id)));
+        turnOpen = true;
+      }
+      return result;
     } finally {
       linked.unlink();
       busy = false;

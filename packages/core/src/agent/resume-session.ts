@@ -19,12 +19,12 @@ export interface ResumedSession {
 
 /**
  * Rebuilds the history a session holds, for an agent to go on from, and the recorder for what comes
- * next. The stored system message wins: `system` is recorded only when the session has no messages
+ * next (with `suspend`, one that suspends calls nobody can approve). The stored system message wins: `system` is recorded only when the session has no messages
  * yet (a different one is ignored, with a warning). Never throws.
  */
-export function resumeSession(session: Session, system: string | undefined, logger: Logger): ResumedSession {
+export function resumeSession(session: Session, system: string | undefined, logger: Logger, options: { readonly suspend?: boolean } = {}): ResumedSession {
   const history = session.history({ pending: 'leave' });
-  const recorder = new SessionRecorder(session, history.approvals);
+  const recorder = new SessionRecorder(session, history.approvals, options);
   const messages: Message[] = history.messages.map((message) => Object.freeze(message));
   if (messages.length === 0) {
     if (system !== undefined) {

@@ -16,6 +16,7 @@ import type { AgentEvent } from './agent-event.js';
 import { callModel } from './call-model.js';
 import type { ModelCallRun } from './model-call-wrap.js';
 import type { SessionRecorder } from './session-recorder.js';
+import type { AwaitingApproval } from './awaiting-approval.js';
 import { notExecutedResults, toolMessage } from './tool-messages.js';
 import type { AgentStep, StopReason, TurnResult } from './turn-result.js';
 import type { BudgetName } from './budget.js';
@@ -53,6 +54,7 @@ export interface TurnContext {
 }
 
 const NO_RESULTS: readonly ToolResult[] = Object.freeze([]);
+const NOTHING_WAITING: readonly AwaitingApproval[] = Object.freeze([]);
 const ABORTED = Symbol('aborted');
 const NO_USAGE: Usage = Object.freeze({ inputTokens: 0, outputTokens: 0 });
 
@@ -93,7 +95,7 @@ export async function runTurn(context: TurnContext, input: TurnInput): Promise<T
   const wrap = modelCallWrap(context, options.run);
   const began = tell === undefined ? 0 : performance.now();
 
-  const end = async (stopReason: StopReason, extra?: { readonly budget?: BudgetName; readonly output?: unknown }): Promise<TurnResult> => {
+  const end = async (stopReason: StopReason, extra?: { readonly budget?: BudgetName; readonly output?: unknown; readonly awaitingApproval?: readonly AwaitingApproval[] }): Promise<TurnResult> => {
     // The end is durable before the caller hears of it: a turn that reports an end has recorded it.
     await recorder?.turnEnd(stopReason);
     const result: TurnResult = extra === undefined ? { text: lastText, stopReason, steps, toolResults, usage } : { text: lastText, stopReason, steps, toolResults, usage, ...extra };
@@ -123,8 +125,11 @@ export async function runTurn(context: TurnContext, input: TurnInput): Promise<T
     } else if (input.resume.length > 0) {
       // The calls the last process never started: they run now, through the whole pipeline (stored approvals reused).
       const results = await act(context, 0, input.resume, options);
-      observe(context, 0, input.resume, results, toolResults);
+      const waiting = recorder?.takeSuspended() ?? NOTHING_WAITING;
+      observe(context, 0, input.resume, results, toolResults, waiting);
       await recorder?.checkpoint();
+      // Still unanswered: the turn suspends again, the calls stay open in the session.
+      if (waiting.length > 0) return await end('awaiting_approval', { awaitingApproval: waiting });
     }
 
     for (;;) {
@@ -181,10 +186,13 @@ export async function runTurn(context: TurnContext, input: TurnInput): Promise<T
         if (recorder !== undefined) for (const result of results) recorder.result(result);
       }
 
-      observe(context, index, calls, results, toolResults);
+      const waiting = calls.length > 0 ? (recorder?.takeSuspended() ?? NOTHING_WAITING) : NOTHING_WAITING;
+      observe(context, index, calls, results, toolResults, waiting);
       steps.push({ index, response, toolResults: results, model: response.model ?? (planned?.model ?? context.model).id });
       // After each batch: every result durable, and any failed record stops the turn here.
       if (calls.length > 0) await recorder?.checkpoint();
+      // Calls wait for an approval from elsewhere: the model cannot go on without their results.
+      if (waiting.length > 0) return await end('awaiting_approval', { awaitingApproval: waiting });
 
       if (!runnable) return await end(response.finishReason as StopReason);
       const output = policies?.output;
@@ -380,12 +388,15 @@ async function actPlanned(context: TurnContext, index: number, calls: readonly M
   return results;
 }
 
-/** Phase 3: every result back into the history, errors included, so the model reads them and adapts. */
-function observe(context: TurnContext, index: number, calls: readonly ModelToolCall[], results: readonly ToolResult[], turnResults: ToolResult[]): void {
+/**
+ * Phase 3: every result back into the history, errors included, so the model reads them and adapts.
+ * A call `waiting` for an approval gets no tool message: it is still open, answered on resume.
+ */
+function observe(context: TurnContext, index: number, calls: readonly ModelToolCall[], results: readonly ToolResult[], turnResults: ToolResult[], waiting: readonly AwaitingApproval[]): void {
   const { messages, emit } = context;
   for (let i = 0; i < results.length; i++) {
     const result = results[i]!;
-    messages.push(Object.freeze(toolMessage(result)));
+    if (waiting.length === 0 || !waiting.some((call) => call.callId === result.callId)) messages.push(Object.freeze(toolMessage(result)));
     turnResults.push(result);
     emit?.({ type: 'tool-result', step: index, call: calls[i]!, result });
   }

@@ -37,6 +37,9 @@ export interface SessionHistory {
   readonly interrupted: readonly InterruptedCall[];
   /** With `pending: 'leave'`: calls of the last assistant message still to run, in call order. */
   readonly pending: readonly ModelToolCall[];
-  /** True when records follow the last `turn_end`: the process stopped in the middle of a turn. */
+  /**
+   * True when records follow the last `turn_end` (the process stopped in the middle of a turn), or
+   * when that `turn_end` is `awaiting_approval` (the turn suspended: its waiting calls are `pending`).
+   */
   readonly turnOpen: boolean;
 }

@@ -49,6 +49,24 @@ export type SessionEntry =
       readonly decision: 'allow' | 'deny';
       readonly message?: string;
     }
+  /**
+   * A call that needs approval was suspended: nobody in the writing process could answer
+   * (`onUnansweredApproval: 'suspend'`), so the request waits here, durably, for an
+   * `approval_decision` with the same `callKey` and `argsHash` appended by any process
+   * (`answerApproval` in @weir/session). `arguments` are the exact, final arguments the person is
+   * shown and the body would get; `argsHash` is their `argumentsHash`.
+   */
+  | {
+      readonly type: 'approval_request';
+      readonly callId: string;
+      readonly callKey: string;
+      readonly toolName: string;
+      readonly tier: string;
+      readonly argsHash: string;
+      readonly arguments: unknown;
+      readonly reason?: string;
+      readonly askedBy?: string;
+    }
   /** The turn ended (the model answered without tool calls, or a stop condition). */
   | { readonly type: 'turn_end'; readonly reason?: string }
   /**

@@ -1,4 +1,5 @@
-import type { ApprovalKey, ApprovalMemory, ApprovalResponse } from '../policy/approval.js';
+import type { ApprovalKey, ApprovalMemory, ApprovalResponse, PendingApprovalRequest } from '../policy/approval.js';
+import type { AwaitingApproval } from './awaiting-approval.js';
 import { HarnessError, isHarnessError } from '../harness-error.js';
 import type { Message } from './model.js';
 import type { ApprovalLedger } from './approval-ledger.js';
@@ -24,20 +25,33 @@ export class SessionRecorder {
   readonly #ledger: ApprovalLedger;
   /** Answers given since the session was opened (the ledger holds those read at open). */
   readonly #answers = new Map<string, ApprovalResponse>();
+  /** Calls suspended since the last `takeSuspended()`, by call id (unique in the agent's history). */
+  readonly #suspended = new Map<string, AwaitingApproval>();
   #failure: HarnessError | undefined;
 
-  constructor(session: Session, ledger: ApprovalLedger) {
+  /** With `suspend`, a call nobody can approve here is stored as an `approval_request` and suspended instead of denied. */
+  constructor(session: Session, ledger: ApprovalLedger, options: { readonly suspend?: boolean } = {}) {
     this.#session = session;
     this.#ledger = ledger;
-    this.approvals = {
-      find: (key) => this.#findApproval(key),
-      record: (key, response) => this.#recordApproval(key, response),
-    };
+    const find = (key: ApprovalKey) => this.#findApproval(key);
+    const record = (key: ApprovalKey, response: ApprovalResponse) => this.#recordApproval(key, response);
+    this.approvals = options.suspend === true ? { find, record, suspend: (key, request) => this.#suspend(key, request) } : { find, record };
     this.journal = {
       started: (call) =>
         this.#append({ type: 'tool_call_started', callId: call.callId, toolName: call.toolName, arguments: call.arguments }, { sync: call.tier !== 'read-only' }),
-      settled: (result) => this.result(result),
+      // A suspended call has no result yet: it stays open in the session, for its answer and a resume.
+      // Known by its id from the gate's own `suspend`, never from the result, so a tool cannot fake it.
+      settled: (result) => {
+        if (!this.#suspended.has(result.callId)) this.result(result);
+      },
     };
+  }
+
+  /** The calls suspended since the last call (in call order of suspension), and forgets them. */
+  takeSuspended(): readonly AwaitingApproval[] {
+    const taken = [...this.#suspended.values()];
+    this.#suspended.clear();
+    return taken;
   }
 
   /** True once a record failed: the session no longer matches the conversation. */
@@ -111,6 +125,32 @@ export class SessionRecorder {
       { sync: true },
     );
     this.#answers.set(answerKey(key), response);
+  }
+
+  async #suspend(key: ApprovalKey, request: PendingApprovalRequest): Promise<void> {
+    await this.#append(
+      {
+        type: 'approval_request',
+        callId: key.callId,
+        callKey: key.callKey,
+        toolName: key.toolName,
+        tier: request.tier,
+        argsHash: key.argumentsHash,
+        arguments: request.arguments,
+        ...(request.reason === undefined ? {} : { reason: request.reason }),
+        ...(request.askedBy === undefined ? {} : { askedBy: request.askedBy }),
+      },
+      { sync: true },
+    );
+    this.#suspended.set(key.callId, {
+      callId: key.callId,
+      callKey: key.callKey,
+      toolName: key.toolName,
+      arguments: request.arguments,
+      argumentsHash: key.argumentsHash,
+      reason: request.reason,
+      askedBy: request.askedBy,
+    });
   }
 
   /** Appends and waits. Throws this record's failure, or that of any record queued before it: nothing goes on past a lost record. */

@@ -1,6 +1,7 @@
 import type { BudgetName } from './budget.js';
 import type { ModelResponse, Usage } from './model.js';
 import type { ToolResult } from '../tools/tool-result.js';
+import type { AwaitingApproval } from './awaiting-approval.js';
 
 /**
  * Why a turn ended.
@@ -10,8 +11,11 @@ import type { ToolResult } from '../tools/tool-result.js';
  * - `length`, `content_filter`, `error`: the model's own finish reason; tool calls of that answer were not run.
  * - `budget_exhausted`: the next model call would exceed a limit of `budget` (named in `result.budget`).
  * - `output_invalid`: a structured answer was asked for and the model failed to give a valid one within the bound.
+ * - `awaiting_approval`: with `onUnansweredApproval: 'suspend'`, calls needed an approval nobody here
+ *   could give; they are stored in the session (`result.awaitingApproval`) and `agent.resume()` in
+ *   any process runs them once answered. The turn is open, not over.
  */
-export type StopReason = 'stop' | 'max_steps' | 'aborted' | 'length' | 'content_filter' | 'error' | 'budget_exhausted' | 'output_invalid';
+export type StopReason = 'stop' | 'max_steps' | 'aborted' | 'length' | 'content_filter' | 'error' | 'budget_exhausted' | 'output_invalid' | 'awaiting_approval';
 
 /** One model call of a turn and what came of its tool calls. */
 export interface AgentStep {
@@ -38,4 +42,9 @@ export interface TurnResult {
   readonly budget?: BudgetName;
   /** With `turn(text, { output })` and `stop`: the validated answer. Absent otherwise. */
   readonly output?: unknown;
+  /**
+   * With `awaiting_approval`: the calls waiting, in the order they were suspended. Their results in
+   * `toolResults` are `AWAITING_APPROVAL` failures that are not in the history (the calls are still open).
+   */
+  readonly awaitingApproval?: readonly AwaitingApproval[];
 }

@@ -86,7 +86,8 @@ export async function prepareExecution(runtime: HarnessRuntime, context: Pipelin
     observe({ type: 'approval-answered', approved: answer.approved, message: answer.approved ? undefined : answer.message, durationMs });
     observe({ type: 'stage', stage: 'approval', durationMs });
   }
-  if (!answer.approved) return { status: 'settled', result: failureResult(metaOf(context), 'DENIED', answer.message) };
+  // A suspended call did not run and was not denied: it waits for an answer stored elsewhere.
+  if (!answer.approved) return { status: 'settled', result: failureResult(metaOf(context), answer.suspended === true ? 'AWAITING_APPROVAL' : 'DENIED', answer.message) };
   return cleared(context, approved);
 }
 

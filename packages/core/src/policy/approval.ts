@@ -39,8 +39,14 @@ export type ApprovalResponder = (request: ApprovalRequest) => ApprovalResponse |
 /** What a plugin asks through `ctx.approval.request`: `askedBy` and `origin` are set by the harness. */
 export type PluginApprovalRequest = Omit<ApprovalRequest, 'signal' | 'askedBy' | 'origin'>;
 
-/** The answer the pipeline acts on. Anything but a clear `allow` is a denial. */
-export type ApprovalOutcome = { readonly approved: true } | { readonly approved: false; readonly message: string };
+/**
+ * The answer the pipeline acts on. Anything but a clear `allow` is a denial, except `suspended`:
+ * nobody could answer, the memory stored the request for a later answer, and the call does not
+ * run now (it settles `AWAITING_APPROVAL`).
+ */
+export type ApprovalOutcome =
+  | { readonly approved: true }
+  | { readonly approved: false; readonly message: string; readonly suspended?: true };
 
 /** What an approval decision is bound to: one call, with exactly these arguments. */
 export interface ApprovalKey {
@@ -68,7 +74,17 @@ export interface ApprovalMemory {
   find(key: ApprovalKey): ApprovalResponse | undefined | Promise<ApprovalResponse | undefined>;
   /** Stores a fresh answer of the responder. Only answers are stored: a timeout, an abort or a missing responder is not a decision. */
   record(key: ApprovalKey, response: ApprovalResponse): Promise<void>;
+  /**
+   * With it, a call that needs approval when the harness has no responder (and no decision is
+   * stored) is suspended instead of denied: the pipeline awaits `suspend` (store the request
+   * durably, for an answer from another process) and the call settles `AWAITING_APPROVAL` without
+   * running. A `suspend` that rejects denies the call. Without it, no responder means a denial.
+   */
+  suspend?(key: ApprovalKey, request: PendingApprovalRequest): Promise<void>;
 }
+
+/** What a suspended call's stored request holds: what the person who answers it later is shown. */
+export type PendingApprovalRequest = Omit<ApprovalRequest, 'signal'>;
 
 /** Default time a responder has to answer before the call is denied. */
 export const DEFAULT_APPROVAL_TIMEOUT_MS = 300_000;
@@ -123,6 +139,21 @@ export class ApprovalGate {
     }
     // A reused decision reads exactly as it did when it was given: the model sees no difference.
     if (stored !== undefined) return outcomeOf(stored, request.toolName);
+
+    // Nobody here to answer, and the run can wait: the request is stored for an answer from elsewhere.
+    if (this.#responder === undefined && memory.suspend !== undefined) {
+      try {
+        await awaitPlugin(memory.suspend(key, request), options.signal, MEMORY);
+      } catch (error) {
+        if (error instanceof CallAborted) return CANCELLED;
+        return { approved: false, message: `The approval request could not be stored (${describe(error)}), so the call was denied.` };
+      }
+      return {
+        approved: false,
+        suspended: true,
+        message: `${request.toolName} is awaiting approval: nobody here could answer, so the request was stored and the call did not run.`,
+      };
+    }
 
     const { outcome, answer } = await this.#ask(request, options);
     if (answer === undefined) return outcome;

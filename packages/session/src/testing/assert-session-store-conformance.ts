@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import type { SessionEntry, SessionRecord } from '@weir/core';
 import type { SessionStore } from '../session-store.js';
+import { registerApprovalCases } from './approval-conformance.js';
 
 /** A store under test, fresh for each case, with the hooks it can offer. */
 export interface ConformanceStore {
@@ -269,6 +270,8 @@ export function assertSessionStoreConformance(name: string, makeStore: () => Pro
       }
       assert.equal(new Set(sessions.map((session) => session.id)).size, sessions.length);
     });
+
+    registerApprovalCases(test);
   });
 
   // Registered only for what the store says it can simulate (cases are registered before any factory runs).

@@ -1,0 +1,32 @@
+import { isHarnessError } from '@weir/core';
+import { pendingApprovalsOf, type PendingApproval } from './pending-approvals.js';
+import type { SessionStore } from './session-store.js';
+
+export interface ListPendingApprovalsOptions {
+  /** Look only in these sessions. Default: every session of `store.list()` (each one is read). */
+  readonly sessionIds?: readonly string[];
+  /** Also list approvals already answered whose call has not run yet (waiting for a resume). Default false. */
+  readonly includeAnswered?: boolean;
+}
+
+/**
+ * The approvals suspended turns of `store` wait for, oldest request first. Reads each session
+ * without its lock (`store.read`), so it works beside live writers, in any process; a session that
+ * is damaged, or removed meanwhile, is skipped. Rejects only when the store cannot be listed or read
+ * for another reason (`SESSION_WRITE_FAILED` for a database, say).
+ */
+export async function listPendingApprovals(store: SessionStore, options: ListPendingApprovalsOptions = {}): Promise<PendingApproval[]> {
+  const ids = options.sessionIds ?? (await store.list()).filter((summary) => !summary.corrupt).map((summary) => summary.id);
+  const found: PendingApproval[] = [];
+  for (const id of ids) {
+    let records;
+    try {
+      records = await store.read(id);
+    } catch (error) {
+      if (isHarnessError(error, 'SESSION_NOT_FOUND') || isHarnessError(error, 'SESSION_CORRUPT') || isHarnessError(error, 'INVALID_SESSION_ID')) continue;
+      throw error;
+    }
+    for (const pending of pendingApprovalsOf(id, records)) if (options.includeAnswered === true || pending.answer === undefined) found.push(pending);
+  }
+  return found.sort((a, b) => (a.requestedAt < b.requestedAt ? -1 : a.requestedAt > b.requestedAt ? 1 : 0));
+}
