@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import type { SessionRecord } from '@weir/session';
+import { checkApprovalFleet, settleApprovals } from '@weir/session/testing';
 import { createPostgresSessionStore } from '@weir/session-postgres';
 import { startPostgres, type TestPostgres } from './fixtures/postgres-server.js';
 import { checkFleet } from './fixtures/fleet-check.js';
@@ -20,6 +21,9 @@ const SESSIONS = 200;
 const RUN_MS = 10_000;
 const KILL_EVERY_MS = 600;
 const LEASE_MS = 500;
+// Beside the appends, each process suspends turns at approvals, answers other processes' requests
+// and resumes sessions other processes answered (serveApprovalRoles), on sessions of their own.
+const APPROVAL_SESSIONS = 24;
 
 let server: TestPostgres;
 beforeAll(async () => {
@@ -32,14 +36,35 @@ describe('a fleet on PostgreSQL', () => {
     const pool = new pg.Pool({ connectionString: server.url, max: 4 });
     const store = createPostgresSessionStore({ pool, schema: 'fleet', leaseMs: LEASE_MS });
     for (let i = 0; i < SESSIONS; i += 1) await (await store.create({ id: `fleet-${i}` })).close();
+    const approvalIds = Array.from({ length: APPROVAL_SESSIONS }, (_, i) => `approval-${i}`);
+    for (const id of approvalIds) await (await store.create({ id })).close();
+    // Each run of an approved write adds a row: no key, so a second run would show as a second row.
+    await pool.query('CREATE TABLE fleet_markers (call_key text NOT NULL, session_id text NOT NULL, pid integer NOT NULL)');
+    const writeMarker = async (callKey: string, sessionId: string) => {
+      await pool.query('INSERT INTO fleet_markers (call_key, session_id, pid) VALUES ($1, $2, $3)', [callKey, sessionId, process.pid]);
+    };
+    const countMarkers = async () => new Map((await pool.query<{ call_key: string; runs: number }>('SELECT call_key, count(*)::int AS runs FROM fleet_markers GROUP BY call_key')).rows.map((row) => [row.call_key, row.runs]));
 
     const acks: string[] = [];
+    const roles: string[] = [];
+    let fenced = 0;
+    // Some approved bodies are cut off on purpose: the process is SIGKILLed as its body starts (before
+    // the marker is written) or just after the marker (before the result is recorded).
+    let aiming = false;
+    let bodies = 0;
+    let rans = 0;
+    let aimedKills = 0;
+    const aimAt = (child: ChildProcess) => {
+      if (!aiming || child.exitCode !== null || child.signalCode !== null || !child.kill('SIGKILL')) return;
+      aimedKills += 1;
+      child.once('exit', () => aiming && start());
+    };
     const live = new Set<ChildProcess>();
     /** Workers that have acknowledged appends: the ones a kill is aimed at, so it lands mid-append, not mid-start. */
     const appending = new Set<ChildProcess>();
     const errors: string[] = [];
     const start = () => {
-      const child = spawn(process.execPath, ['--conditions=@weir/source', '--import', tsx, worker, server.url, 'fleet', String(SESSIONS), String(LEASE_MS)], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, ['--conditions=@weir/source', '--import', tsx, worker, server.url, 'fleet', String(SESSIONS), String(LEASE_MS), String(APPROVAL_SESSIONS)], { stdio: ['ignore', 'pipe', 'pipe'] });
       let buffered = '';
       child.stdout!.on('data', (chunk: Buffer) => {
         buffered += chunk.toString();
@@ -47,6 +72,12 @@ describe('a fleet on PostgreSQL', () => {
         buffered = lines.pop()!;
         const acked = lines.filter((line) => line.startsWith('ack '));
         acks.push(...acked);
+        roles.push(...lines.filter((line) => line.startsWith('approval ')));
+        fenced += lines.filter((line) => line.startsWith('fenced ')).length;
+        for (const line of lines) {
+          if (line.startsWith('approval body ') && (bodies += 1) % 3 === 1) aimAt(child);
+          if (line.startsWith('approval ran ') && (rans += 1) % 3 === 2) aimAt(child);
+        }
         if (acked.length > 0) appending.add(child);
       });
       let stderr = '';
@@ -54,7 +85,7 @@ describe('a fleet on PostgreSQL', () => {
       child.once('exit', (code, signal) => {
         live.delete(child);
         appending.delete(child);
-        if (signal !== 'SIGKILL') errors.push(`worker ${child.pid} exited with ${code ?? signal}: ${stderr.slice(-500)}`);
+        if (signal !== 'SIGKILL') errors.push(`worker ${child.pid} exited with ${code ?? signal}: ${stderr.slice(-1500)}`);
       });
       live.add(child);
     };
@@ -68,6 +99,7 @@ describe('a fleet on PostgreSQL', () => {
     }
     let kills = 0;
     const started = Date.now();
+    aiming = true;
     while (Date.now() - started < RUN_MS) {
       await new Promise((resolve) => setTimeout(resolve, KILL_EVERY_MS));
       const victims = [...appending];
@@ -78,6 +110,7 @@ describe('a fleet on PostgreSQL', () => {
         start();
       }
     }
+    aiming = false;
     await Promise.all([...live].map(killed));
     expect(errors).toEqual([]);
 
@@ -86,7 +119,7 @@ describe('a fleet on PostgreSQL', () => {
     const figures = checkFleet(acks, sessions);
     console.log(
       `fleet on PostgreSQL: ${PROCESSES} processes, ${SESSIONS} sessions, ${kills} SIGKILLs in ${RUN_MS / 1000} s; ${figures.acknowledged} appends acknowledged, all there; ` +
-        `${figures.stored} records stored (${figures.stored - figures.acknowledged} written whose acknowledgement died with its process), ${figures.writers} writer epochs, none interleaved; ${figures.moved} sessions written by more than one process`,
+        `${figures.stored} records stored (${figures.stored - figures.acknowledged} written whose acknowledgement died with its process), ${figures.writers} writer epochs, none interleaved; ${figures.moved} sessions written by more than one process; ${fenced} writers fenced after a pause longer than the lease`,
     );
     // Floors, not targets: on a loaded machine a replacement takes seconds to start, and only a
     // process that is appending is killed, so the counts vary; these still prove each property.
@@ -96,6 +129,22 @@ describe('a fleet on PostgreSQL', () => {
     // A session whose last writer was killed is free again once its lease ran out.
     await new Promise((resolve) => setTimeout(resolve, LEASE_MS + 100));
     await (await store.open('fleet-0')).close();
+
+    // What the killed processes left half done (waiting, answered, cut off) is finished here, then checked.
+    await settleApprovals({ store, sessionIds: approvalIds, writeMarker, print: (line) => roles.push(line) });
+    const approvalSessions = new Map<string, readonly SessionRecord[]>();
+    for (const id of approvalIds) approvalSessions.set(id, await store.read(id));
+    const approvals = checkApprovalFleet(roles, approvalSessions, await countMarkers(), process.pid);
+    console.log(
+      `approvals on PostgreSQL: ${aimedKills} more SIGKILLs aimed at approved bodies; ` +
+        `${approvals.sessions} sessions suspended at an approval; ${approvals.threeProcesses} suspended, answered and resumed by three different processes, ` +
+        `${approvals.settledByTest} finished by the test after the kills; ${approvals.allowed} allowed: ${approvals.ranOnce} ran exactly once, ` +
+        `${approvals.interrupted} cut off between start and result (reported interrupted, ${approvals.interruptedAfterRunning} of them had run, none ran twice); ${approvals.denied} denied, none ran`,
+    );
+    // Floors again: every session is checked whoever finished it; these show each path was taken.
+    expect(approvals.threeProcesses).toBeGreaterThanOrEqual(3);
+    expect(approvals.ranOnce).toBeGreaterThanOrEqual(3);
+    expect(approvals.denied).toBe(APPROVAL_SESSIONS / 3);
     await pool.end();
   });
 });

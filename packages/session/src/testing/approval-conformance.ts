@@ -1,43 +1,19 @@
 import { strict as assert } from 'node:assert';
-import { argumentsHash, createAgent, createHarness, definePlugin, defineTool, type Harness, type LanguageModel } from '@weir/core';
+import { argumentsHash, createAgent } from '@weir/core';
 import { answerApproval } from '../answer-approval.js';
 import { listPendingApprovals } from '../list-pending-approvals.js';
 import type { SessionStore } from '../session-store.js';
+import { MARKER_ARGS, MARKER_PROMPT, markerHarness as effectHarness, markerModel } from './marker-agent.js';
+
+/** A marker harness whose body notes its arguments in `ran`, then waits for `body` (if any). */
+const markerHarness = (ran: unknown[], body?: () => Promise<void>) =>
+  effectHarness(async (args) => {
+    ran.push(args);
+    await body?.();
+  });
 
 /** How the suite registers one case: a fresh store, and `restart()` standing for another process. */
 export type ApprovalCaseRegistrar = (title: string, body: (made: { readonly store: SessionStore; readonly restart: () => SessionStore }) => Promise<void>) => void;
-
-const MARKER_ARGS = Object.freeze({ name: 'm1' });
-
-/** Calls write_marker once, then answers with what the tool said. */
-const markerModel: LanguageModel = {
-  id: 'conformance:marker',
-  complete: async (request) => {
-    const last = request.messages.at(-1);
-    if (last?.role === 'tool') return { text: `Done: ${last.content}`, toolCalls: [], finishReason: 'stop' };
-    return { text: '', toolCalls: [{ id: 'call_1', name: 'write_marker', arguments: { ...MARKER_ARGS } }], finishReason: 'tool_calls' };
-  },
-};
-
-/** A harness with one write tool that every call must have approved, and no approver: nobody here can answer. */
-async function markerHarness(ran: unknown[], body?: () => Promise<void>): Promise<Harness> {
-  const harness = createHarness();
-  harness.tools.register(
-    defineTool({
-      name: 'write_marker',
-      description: 'Writes a marker (not idempotent: each run counts).',
-      tier: 'write',
-      parameters: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
-      execute: async (args) => {
-        ran.push(args);
-        await body?.();
-        return `wrote ${String(args.name)}`;
-      },
-    }),
-  );
-  await harness.use(definePlugin({ name: 'ask-every-call', setup: (ctx) => void ctx.guards.add(() => ({ decision: 'ask', reason: 'a write' })) }));
-  return harness;
-}
 
 const codeOf = (error: unknown) => (error as { code?: unknown }).code;
 const rejectsWith = (promise: Promise<unknown>, code: string) => assert.rejects(promise, (error: unknown) => (assert.equal(codeOf(error), code), true));
@@ -46,7 +22,7 @@ const rejectsWith = (promise: Promise<unknown>, code: string) => assert.rejects(
 async function suspendOne(store: SessionStore, ran: unknown[]) {
   const session = await store.create();
   const agent = createAgent({ model: markerModel, harness: await markerHarness(ran), session, onUnansweredApproval: 'suspend' });
-  const result = await agent.turn('Write the marker.');
+  const result = await agent.turn(MARKER_PROMPT);
   await session.close();
   return { id: session.id, result };
 }
