@@ -1,6 +1,6 @@
 import { deepFreeze, HarnessError, isHarnessError, type Logger, type SessionMeta, type SessionRecord } from '@weir/core';
 import { createSessionId, type BlobCollection, type CreateSessionOptions, type ForkSessionOptions, type OpenSessionOptions, type SessionStore, type SessionSummary } from '@weir/session';
-import { assertSessionId, blobRefsOf, byUpdatedDescending, encodeRecord, externalizeImages, inlineImages, planFork, prepareRecord, summarizeSession, type ImageBlob } from '@weir/session/store-kit';
+import { assertSessionId, blobRefsOf, byUpdatedDescending, checkListOptions, pageOfSummaries, encodeRecord, externalizeImages, inlineImages, planFork, prepareRecord, summarizeSession, type ImageBlob } from '@weir/session/store-kit';
 import type { Pool } from 'pg';
 import { decodeRecords } from './decode-records.js';
 import { migrateSessionSchema } from './migrate-session-schema.js';
@@ -157,14 +157,16 @@ export function createPostgresSessionStore(options: PostgresSessionStoreOptions)
       return readRecords(id);
     },
 
-    async list() {
+    async list(options) {
+      // Checked before any query: a wrong page is the caller's mistake, not the database's.
+      if (options !== undefined) checkListOptions(options);
       await ready();
       const { rows } = await pool.query<{ id: string; updated: string; bodies: string[] }>(sql.selectAll);
       const summaries: SessionSummary[] = rows.map((row) => {
         const decoded = decodeRecords(row.id, row.bodies);
         return summarizeSession(row.id, decoded.ok ? decoded.records : [], row.updated, !decoded.ok);
       });
-      return summaries.sort(byUpdatedDescending);
+      return pageOfSummaries(summaries.sort(byUpdatedDescending), options);
     },
 
     async delete(id) {

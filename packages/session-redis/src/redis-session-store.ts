@@ -1,6 +1,6 @@
 import { deepFreeze, HarnessError, isHarnessError, type Logger, type SessionMeta, type SessionRecord } from '@weir/core';
 import { createSessionId, type BlobCollection, type CreateSessionOptions, type ForkSessionOptions, type OpenSessionOptions, type SessionStore, type SessionSummary } from '@weir/session';
-import { assertSessionId, blobRefsOf, byUpdatedDescending, encodeRecord, externalizeImages, inlineImages, planFork, prepareRecord, scanSessionLog, summarizeSession, type ImageBlob } from '@weir/session/store-kit';
+import { assertSessionId, blobRefsOf, byUpdatedDescending, checkListOptions, pageOfSummaries, encodeRecord, externalizeImages, inlineImages, planFork, prepareRecord, scanSessionLog, summarizeSession, type ImageBlob } from '@weir/session/store-kit';
 import type { Redis } from 'ioredis';
 import { checkDurability } from './check-durability.js';
 import { redisKeys } from './redis-keys.js';
@@ -176,7 +176,8 @@ export function createRedisSessionStore(options: RedisSessionStoreOptions): Sess
       return readRecords(id);
     },
 
-    async list() {
+    async list(options) {
+      if (options !== undefined) checkListOptions(options);
       const ids = await redis.smembers(keys.sessions);
       const pipeline = redis.pipeline();
       for (const id of ids) pipeline.lrange(keys.records(id), 0, -1);
@@ -188,7 +189,7 @@ export function createRedisSessionStore(options: RedisSessionStoreOptions): Sess
         const decoded = decode(id, bodies as string[]);
         summaries.push(summarizeSession(id, decoded.ok ? decoded.records : [], new Date(0).toISOString(), !decoded.ok));
       }
-      return summaries.sort(byUpdatedDescending);
+      return pageOfSummaries(summaries.sort(byUpdatedDescending), options);
     },
 
     async delete(id) {

@@ -14,6 +14,7 @@ import { fenced } from './fenced-error.js';
 import { replaceFileDurably } from './replace-file-durably.js';
 import type { CreateSessionOptions, ForkSessionOptions, OpenSessionOptions, SessionStore, SessionSummary } from './session-store.js';
 import { byUpdatedDescending, summarizeSession } from './summarize-session.js';
+import { pageOfSummaries } from './page-of-summaries.js';
 import { WritableSession } from './writable-session.js';
 import { writeFileDurably } from './write-file-durably.js';
 import { collectBlobs, DEFAULT_BLOB_GRACE_MS } from './collect-blobs.js';
@@ -330,12 +331,12 @@ export function createFileSessionStore(dir: string, options: FileSessionStoreOpt
 
     collectGarbage,
 
-    async list() {
+    async list(options) {
       let names: string[];
       try {
         names = await fs.readdir(root);
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return pageOfSummaries([], options);
         throw error;
       }
       const summaries: SessionSummary[] = [];
@@ -353,7 +354,7 @@ export function createFileSessionStore(dir: string, options: FileSessionStoreOpt
           throw error;
         }
       }
-      return summaries.sort(byUpdatedDescending);
+      return pageOfSummaries(summaries.sort(byUpdatedDescending), options);
     },
 
     async fork(sourceId, fork: ForkSessionOptions = {}) {

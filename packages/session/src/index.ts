@@ -3,7 +3,7 @@ export type { MemorySessionStoreOptions } from './memory-session-store.js';
 export { createFileSessionStore } from './file-session-store.js';
 export type { FileSessionStoreOptions } from './file-session-store.js';
 export type { SessionFile, SessionFileSystem } from './session-file-system.js';
-export type { CreateSessionOptions, ForkSessionOptions, OpenSessionOptions, SessionStore, SessionSummary, WriterSession } from './session-store.js';
+export type { CreateSessionOptions, ForkSessionOptions, ListSessionsOptions, OpenSessionOptions, SessionStore, SessionSummary, WriterSession } from './session-store.js';
 export type { BlobCollection } from './collect-blobs.js';
 export { rebuildHistory } from './rebuild-history.js';
 export { pendingApprovalsOf } from './pending-approvals.js';

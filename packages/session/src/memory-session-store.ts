@@ -6,6 +6,7 @@ import { assertSessionId, createSessionId } from './session-id.js';
 import type { CreateSessionOptions, ForkSessionOptions, OpenSessionOptions, SessionStore, SessionSummary, WriterSession } from './session-store.js';
 import { planFork } from './plan-fork.js';
 import { byUpdatedDescending, summarizeSession } from './summarize-session.js';
+import { pageOfSummaries } from './page-of-summaries.js';
 import { WritableSession } from './writable-session.js';
 
 const NOTHING_COLLECTED = Object.freeze({ removed: 0, kept: 0 });
@@ -80,9 +81,9 @@ export function createMemorySessionStore(options: MemorySessionStoreOptions = {}
     async read(id) {
       return Object.freeze([...recordsOf(id)]);
     },
-    async list() {
+    async list(options) {
       const summaries: SessionSummary[] = [...sessions].map(([id, records]) => summarizeSession(id, records, now().toISOString()));
-      return summaries.sort(byUpdatedDescending);
+      return pageOfSummaries(summaries.sort(byUpdatedDescending), options);
     },
     async fork(sourceId, fork: ForkSessionOptions = {}) {
       const { id, meta, copied } = planFork(sourceId, recordsOf(sourceId), fork, now());

@@ -17,6 +17,18 @@ export interface SessionSummary {
   readonly corrupt: boolean;
 }
 
+/**
+ * One page of `list`. Pages are keyset pages over the listing order (most recently updated first,
+ * then by id): pass the last summary of a page as `after` for the next. A session updated while you
+ * page moves to the front, so it shows again on a fresh listing, not in a later page.
+ */
+export interface ListSessionsOptions {
+  /** At most this many summaries (a positive integer). Default: all of them. */
+  readonly limit?: number;
+  /** Only sessions listed after this one: the last summary of the previous page (its `updated` and `id`). */
+  readonly after?: { readonly updated: string; readonly id: string };
+}
+
 export interface CreateSessionOptions {
   /** Default: a new time-sortable id (`createSessionId()`). */
   readonly id?: string;
@@ -66,8 +78,13 @@ export interface SessionStore {
   open(id: string, options?: OpenSessionOptions): Promise<WriterSession>;
   /** Reads a session's records without taking the lock or repairing anything (a torn tail is ignored). */
   read(id: string): Promise<readonly SessionRecord[]>;
-  /** Every session, most recently updated first. */
-  list(): Promise<SessionSummary[]>;
+  /**
+   * Every session, most recently updated first (ties by id, descending), or one page of them with
+   * `limit` and `after`. Rejects with `TypeError` for a `limit` that is not a positive integer or an
+   * `after` without string `updated` and `id`. A store may ignore the options only if it was written
+   * before them (the conformance suite checks paging).
+   */
+  list(options?: ListSessionsOptions): Promise<SessionSummary[]>;
   /**
    * Creates a session whose records copy the source's up to `throughSeq`, with `forkedFrom` in its
    * session record, and opens it for writing. The source is only read.

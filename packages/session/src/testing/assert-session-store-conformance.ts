@@ -227,6 +227,32 @@ export function assertSessionStoreConformance(name: string, makeStore: () => Pro
       assert.ok(list.every((summary) => !summary.corrupt && summary.created <= summary.updated));
     });
 
+    test('list pages: limit and after walk the same order as the whole listing, a page at a time', async ({ store, restart }) => {
+      for (const n of [0, 1, 2, 3, 4, 5, 6]) {
+        const session = await store.create({ title: `p${n}` });
+        await session.append(user(`m${n}`));
+        await session.close();
+      }
+      const whole = await restart().list();
+      assert.equal(whole.length, 7);
+      const pages: string[][] = [];
+      let after: { updated: string; id: string } | undefined;
+      for (;;) {
+        const page = await restart().list(after === undefined ? { limit: 3 } : { limit: 3, after });
+        if (page.length === 0) break;
+        assert.ok(page.length <= 3, `a page of limit 3 held ${page.length}`);
+        pages.push(page.map((summary) => summary.id));
+        after = page.at(-1);
+      }
+      assert.deepEqual(pages.map((page) => page.length), [3, 3, 1]);
+      assert.deepEqual(pages.flat(), whole.map((summary) => summary.id));
+      assert.deepEqual(await restart().list({ after: whole[4]! }), whole.slice(5));
+      assert.deepEqual((await restart().list({ limit: 100 })).map((summary) => summary.id), whole.map((summary) => summary.id));
+      for (const bad of [{ limit: 0 }, { limit: 1.5 }, { limit: -1 }, { after: { id: 'x' } }, { after: 'x' }]) {
+        await assert.rejects(restart().list(bad as never), TypeError, `list(${JSON.stringify(bad)}) must reject with a TypeError`);
+      }
+    });
+
     test('a bad entry is refused (INVALID_SESSION_RECORD) and hides nothing else: the session goes on', async ({ store, restart }) => {
       const session = await store.create();
       await session.append(user('before'));
