@@ -151,7 +151,9 @@ export interface Agent {
    * Finishes the turn the session's last process left open (`turnOpen`): runs its `pending` calls
    * through the pipeline (stored approval decisions are reused, nobody is asked twice), then goes
    * on like a turn, without new user text. Resolves at once with `stop` and no steps when no turn is
-   * open. Rejects like `turn`.
+   * open. A turn that ended `awaiting_approval` is open: `resume()` (here or in any process that
+   * opens the session) runs its waiting calls, each as its stored answer says, or suspends them
+   * again while unanswered. Rejects like `turn`.
    */
   resume(options?: TurnOptions): Promise<TurnResult>;
   /**

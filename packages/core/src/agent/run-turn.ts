@@ -70,7 +70,9 @@ export type TurnInput = { readonly text: string; readonly parts?: readonly Conte
  *
  * With a session, each message is recorded as it joins the history, each call's start before its
  * body runs (durably, unless the tool is read-only), each result, a sync after each batch, and the
- * turn's end (durably, whatever the stop reason).
+ * turn's end (durably, whatever the stop reason). A call the session's approval memory suspended
+ * (no responder, `onUnansweredApproval: 'suspend'`) gets no tool message: after its batch the turn
+ * ends `awaiting_approval`, its calls still open for `agent.resume()`.
  *
  * Resolves with a stop reason for every expected end, aborts included. Rejects when the model call
  * fails (`MODEL_CALL_FAILED`) or answers outside the spec (`INVALID_MODEL_RESPONSE`), the history
