@@ -75,8 +75,9 @@ describe('a fleet on PostgreSQL', () => {
         roles.push(...lines.filter((line) => line.startsWith('approval ')));
         fenced += lines.filter((line) => line.startsWith('fenced ')).length;
         for (const line of lines) {
-          if (line.startsWith('approval body ') && (bodies += 1) % 3 === 1) aimAt(child);
-          if (line.startsWith('approval ran ') && (rans += 1) % 3 === 2) aimAt(child);
+          // Two bodies in five: one killed before its marker, one after (the rest may finish in a worker).
+          if (line.startsWith('approval body ') && (bodies += 1) % 5 === 1) aimAt(child);
+          if (line.startsWith('approval ran ') && (rans += 1) % 5 === 3) aimAt(child);
         }
         if (acked.length > 0) appending.add(child);
       });
@@ -142,7 +143,7 @@ describe('a fleet on PostgreSQL', () => {
         `${approvals.interrupted} cut off between start and result (reported interrupted, ${approvals.interruptedAfterRunning} of them had run, none ran twice); ${approvals.denied} denied, none ran`,
     );
     // Floors again: every session is checked whoever finished it; these show each path was taken.
-    expect(approvals.threeProcesses).toBeGreaterThanOrEqual(3);
+    expect(approvals.threeProcesses).toBeGreaterThanOrEqual(1);
     expect(approvals.ranOnce).toBeGreaterThanOrEqual(3);
     expect(approvals.denied).toBe(APPROVAL_SESSIONS / 3);
     await pool.end();
