@@ -16,10 +16,15 @@ export interface ListPendingApprovalsOptions {
  * The approvals suspended turns of `store` wait for, oldest request first. Reads each session
  * without its lock (`store.read`), so it works beside live writers, in any process; a session that
  * is damaged, or removed meanwhile, is skipped. Rejects only when the store cannot be listed or read
- * for another reason (`SESSION_WRITE_FAILED` for a database, say).
+ * for another reason (`SESSION_WRITE_FAILED` for a database, say), and with `TypeError` for
+ * `sessionIds` that are not an array of strings.
  */
 export async function listPendingApprovals(store: SessionStore, options: ListPendingApprovalsOptions = {}): Promise<PendingApproval[]> {
-  const ids = options.sessionIds ?? (await store.list()).filter((summary) => !summary.corrupt).map((summary) => summary.id);
+  const { sessionIds } = options;
+  if (sessionIds !== undefined && !(Array.isArray(sessionIds) && sessionIds.every((id) => typeof id === 'string'))) {
+    throw new TypeError('listPendingApprovals: sessionIds must be an array of session ids (strings).');
+  }
+  const ids = sessionIds ?? (await store.list()).filter((summary) => !summary.corrupt).map((summary) => summary.id);
   const found: PendingApproval[] = [];
   const readOne = async (id: string) => {
     let records;

@@ -175,5 +175,8 @@ describe('suspended approvals: bad input', () => {
     await expect(answerApproval(store, { sessionId: 's', callKey: '', argumentsHash: 'h' }, { decision: 'allow' })).rejects.toThrow(/key.callKey/);
     await expect(answerApproval(store, { sessionId: 's', callKey: 'k', argumentsHash: 'h' }, { decision: 'yes' as 'allow' })).rejects.toThrow(/decision must be/);
     await expect(answerApproval(store, { sessionId: 'missing', callKey: 'k', argumentsHash: 'h' }, { decision: 'allow' })).rejects.toMatchObject({ code: 'SESSION_NOT_FOUND' });
+    await expect(listPendingApprovals(store, { sessionIds: 'one' as unknown as string[] })).rejects.toThrow(/sessionIds must be an array/);
+    // An id that names no session (removed meanwhile, say) is skipped, not an error.
+    expect(await listPendingApprovals(store, { sessionIds: ['missing'] })).toEqual([]);
   });
 });
