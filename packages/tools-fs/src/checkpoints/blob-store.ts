@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, constants, mkdirSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, existsSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir, open, readFile, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -82,6 +82,11 @@ export class BlobStore {
     }
     closeSync(fd);
     renameSync(temp, target);
+  }
+
+  /** True when a blob named `hash` is in the store (its bytes are checked when read, not here). Never throws. */
+  has(hash: string): boolean {
+    return this.#known.has(hash) || existsSync(join(this.dir, hash));
   }
 
   /** The bytes stored under `hash`, checked against it; `undefined` when missing or damaged. */

@@ -185,8 +185,32 @@ export class Checkpoints {
     });
   }
 
-  /** Finishes a rewind an earlier process left half done (called by `openCheckpoints`). */
+  /**
+   * Finishes a rewind an earlier process left half done, then starts the shell snapshot's baseline
+   * in the background (after the recovery: it takes the files as the recovery left them). Called
+   * once, by `openCheckpoints`.
+   */
   async recover(): Promise<void> {
+    await this.#recoverJournal();
+    this.#shell?.start();
+  }
+
+  /**
+   * Resolves when the shell snapshot's baseline is taken (in the background from the opening on; a
+   * command that comes first waits for the rest of it); at once without `shell`. Never rejects.
+   */
+  baselineTaken(): Promise<void> {
+    return this.#shell?.baselineTaken() ?? Promise.resolve();
+  }
+
+  /** Stops the shell snapshot's baseline, makes what was kept durable (and the snapshot's index), and closes the log. */
+  async close(): Promise<void> {
+    await this.#shell?.close();
+    await this.#recorder.sync().catch(() => undefined);
+    await this.#parts.log.close();
+  }
+
+  async #recoverJournal(): Promise<void> {
     const journal = await readJournal(this.#journalPath);
     if (journal === undefined) return;
     const { index } = this.#parts;
@@ -197,12 +221,6 @@ export class Checkpoints {
     }
     this.recovered = await runJournal(journal, this.#deps(undefined));
     this.#parts.logger.warn({ files: this.recovered.files, conflicts: this.recovered.conflicts }, `checkpoints: finished a ${journal.kind} that was interrupted`);
-  }
-
-  /** Makes what was kept durable, and closes the log. */
-  async close(): Promise<void> {
-    await this.#recorder.sync().catch(() => undefined);
-    await this.#parts.log.close();
   }
 
   #redoable() {
