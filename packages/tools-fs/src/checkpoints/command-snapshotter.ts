@@ -3,10 +3,6 @@ import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { setImmediate as nextTurnOfTheLoop } from 'node:timers/promises';
 import type { Logger } from '@weir/core';
 import type { Workspace } from '../confinement/workspace.js';
-import type { HeldDirectory } from '../confinement/held-directory.js';
-import type { FsToolDeps } from '../tools/fs-tool-deps.js';
-import { readHeldFileSync } from '../walking/fd-directory.js';
-import { walkFiles } from '../walking/walk-files.js';
 import type { BlobStore } from './blob-store.js';
 import type { CheckpointRecorder } from './checkpoint-recorder.js';
 import type { CommandSnapshots } from './checkpoints-plugin.js';
@@ -14,6 +10,7 @@ import { ABSENT, sameState, type FileState } from './file-state.js';
 import { sameStamp, stampOf, type FileStamp } from './file-stamp.js';
 import { readFileState } from './read-file-state.js';
 import { readShellIndex, writeShellIndex, type IndexedFile } from './shell-index.js';
+import { SnapshotWalker } from './snapshot-walker.js';
 
 /** Bounds of the workspace snapshot around shell commands. */
 export interface ShellCheckpointOptions {
@@ -27,6 +24,8 @@ export interface ShellCheckpointOptions {
 interface Seen extends IndexedFile {
   /** Kept because the tools wrote it, not found by a walk yet (the walk may leave it out). */
   readonly tentative?: boolean;
+  /** The last walk that found it (a mark, so that telling the files gone needs no set of the found). */
+  walk?: number;
 }
 
 /** A file a walk found new, changed or racy: its stamp now, its mode, and a read of its bytes. */
@@ -47,8 +46,6 @@ const DEFAULT_MAX_FILES = 50_000;
  */
 const START_MARGIN_MS = 50;
 const COARSE_START_MARGIN_MS = 2_000;
-/** The background baseline lets the event loop run after this many files (and between directories). */
-const FILES_PER_SLICE = 50;
 
 /**
  * The workspace around a command that may write, with one stat walk per command. The baseline (every
@@ -75,6 +72,7 @@ export class CommandSnapshotter implements CommandSnapshots {
   readonly #maxFiles: number;
   readonly #indexPath: string;
   readonly #seen = new Map<string, Seen>();
+  readonly #walker: SnapshotWalker;
   /** Paths written by the tools (or a rewind) since the last walk: kept again before the next command. */
   readonly #touched = new Set<string>();
   /** Aborts the background baseline (at `close`). */
@@ -87,6 +85,8 @@ export class CommandSnapshotter implements CommandSnapshots {
   #hurry = false;
   /** True once the first command's walk before it ran. */
   #primed = false;
+  /** How many walks ran (each marks the files it finds). */
+  #walks = 0;
   /** True once a change time with a fraction of a second was seen. */
   #fine = false;
   /** When the command being snapshotted started, less the margin, in ms of the wall clock. */
@@ -109,6 +109,7 @@ export class CommandSnapshotter implements CommandSnapshots {
     this.#maxFiles = options.maxFiles ?? DEFAULT_MAX_FILES;
     if (!(Number.isInteger(this.#maxFileBytes) && this.#maxFileBytes > 0)) throw new TypeError('checkpoints: shell.maxFileBytes must be a positive integer.');
     if (!(Number.isInteger(this.#maxFiles) && this.#maxFiles > 0)) throw new TypeError('checkpoints: shell.maxFiles must be a positive integer.');
+    this.#walker = new SnapshotWalker(workspace, { maxDirectoryNames: 100_000, maxCrawlEntries: this.#maxFiles * 4 });
   }
 
   get #marginMs(): number {
@@ -285,61 +286,45 @@ export class CommandSnapshotter implements CommandSnapshots {
    * run between slices of files and stops when closed.
    */
   async #scan(background: boolean, present: (path: string, now: Found, seen: Seen | undefined) => Promise<void>, gone: (path: string, seen: Seen) => unknown): Promise<void> {
-    const found = new Set<string>();
+    const walk = ++this.#walks;
+    const known = this.#seen.size;
+    let knownFound = 0;
     const overSize: string[] = [];
-    let capped = false;
-    let count = 0;
-    const signal = background ? this.#stop.signal : new AbortController().signal;
-    const deps = { workspace: this.#workspace, limits: { maxDirectoryNames: 100_000, maxCrawlEntries: this.#maxFiles * 4 } } as unknown as FsToolDeps;
-    const start = await this.#workspace.locateOrThrow('.', 'list');
-    const { incomplete } = await walkFiles(deps, start, { glob: undefined, hidden: true, includeIgnored: false, signal, skip: this.#skip }, async (directory, files) => {
-      if (background) await this.#pause();
-      for (const file of files) {
-        if (found.size >= this.#maxFiles) {
-          capped = true;
-          return;
+    const { complete, capped } = await this.#walker.walk({
+      skip: this.#skip,
+      maxFiles: this.#maxFiles,
+      signal: background ? this.#stop.signal : new AbortController().signal,
+      marginMs: this.#marginMs,
+      unchanged: (path, stamp) => {
+        const seen = this.#seen.get(path);
+        return seen !== undefined && !seen.racy && sameStamp(seen, stamp);
+      },
+      found: (path, stamp) => {
+        let seen = this.#seen.get(path);
+        if (seen !== undefined && seen.walk !== walk) {
+          if (seen.tentative === true) this.#seen.set(path, (seen = { ...seen, tentative: false }));
+          seen.walk = walk;
+          knownFound += 1;
         }
-        if (background && ++count % FILES_PER_SLICE === 0) await this.#pause();
-        const seen = this.#seen.get(file.relativePath);
-        const info = stampIn(directory, file.name, seen);
-        if (info === undefined) continue;
-        found.add(file.relativePath);
-        const stamp = info === UNCHANGED ? seen! : info;
         if (!this.#fine && stamp.ctimeMs % 1000 !== 0) this.#fine = true;
-        if (stamp.size > this.#maxFileBytes) overSize.push(file.relativePath);
-        if (info === UNCHANGED) {
-          if (seen!.tentative === true) this.#seen.set(file.relativePath, { ...seen!, tentative: false });
-          continue;
-        }
-        const now: Found = { ...stampOf(info), mode: info.mode & 0o777, read: () => readHeldFileSync(directory, file.name, this.#maxFileBytes) };
-        await present(file.relativePath, now, seen);
-      }
+        if (stamp.size > this.#maxFileBytes) overSize.push(path);
+      },
+      changed: async (path, info, read) => {
+        await present(path, { ...stampOf(info), mode: info.mode & 0o777, read: () => read(this.#maxFileBytes) }, this.#seen.get(path));
+        const kept = this.#seen.get(path);
+        if (kept !== undefined) kept.walk = walk;
+      },
+      ...(background ? { pause: () => this.#pause() } : {}),
     });
     // A walk that stopped early says nothing of the files it did not reach: none is taken as deleted.
-    if (!incomplete && !capped) for (const [path, seen] of [...this.#seen]) if (!found.has(path)) await gone(path, seen);
-    if ((capped || incomplete) && !this.lastSkipped.capped) this.#logger.warn({ maxFiles: this.#maxFiles }, `checkpoints: the workspace has more than ${this.#maxFiles} files; commands' changes past them are not checkpointed`);
+    if (complete && knownFound < known) {
+      const missing = [...this.#seen].filter(([, seen]) => seen.walk !== walk);
+      for (const [path, seen] of missing) await gone(path, seen);
+    }
+    if (!complete && !this.lastSkipped.capped) this.#logger.warn({ maxFiles: this.#maxFiles }, `checkpoints: the workspace has more than ${this.#maxFiles} files; commands' changes past them are not checkpointed`);
     if (overSize.length > 0 && this.lastSkipped.overSize.length === 0) this.#logger.warn({ files: overSize.length, maxFileBytes: this.#maxFileBytes }, `checkpoints: ${overSize.length} files are over ${this.#maxFileBytes} bytes and stay out of the shell snapshot`);
-    this.lastSkipped = { overSize, capped: capped || incomplete };
+    this.lastSkipped = { overSize, capped: capped || !complete };
   }
-}
-
-const UNCHANGED = Symbol('unchanged');
-
-/**
- * The file `name` of a held directory: `UNCHANGED` when its stamp is unchanged (and it is not
- * racy), else its `lstat` beneath the held directory; `undefined` when it is not a regular file or
- * is gone. The first `lstat` goes by the directory's canonical path, which costs about half of one
- * through `/proc/self/fd/N/name` (most of a walk of 10,000 files): a parent swapped for a link since
- * could only show another file, and the same stamp there means the same inode, so the same bytes;
- * any other answer is asked again beneath the held directory, which decides.
- */
-function stampIn(directory: HeldDirectory, name: string, seen: Seen | undefined): typeof UNCHANGED | Stats | undefined {
-  if (seen !== undefined && !seen.racy) {
-    const quick = lstatQuietly(directory.path === '/' ? `/${name}` : `${directory.path}/${name}`);
-    if (quick !== undefined && quick.isFile() && sameStamp(seen, quick)) return UNCHANGED;
-  }
-  const info = lstatQuietly(directory.child(name));
-  return info !== undefined && info.isFile() ? info : undefined;
 }
 
 function lstatQuietly(path: string): Stats | undefined {
