@@ -294,7 +294,7 @@ export class CommandSnapshotter implements CommandSnapshots {
       skip: this.#skip,
       maxFiles: this.#maxFiles,
       signal: background ? this.#stop.signal : new AbortController().signal,
-      marginMs: this.#marginMs,
+      marginMs: () => this.#marginMs,
       unchanged: (path, stamp) => {
         const seen = this.#seen.get(path);
         return seen !== undefined && !seen.racy && sameStamp(seen, stamp);

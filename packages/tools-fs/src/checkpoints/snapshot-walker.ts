@@ -14,8 +14,8 @@ export interface SnapshotWalk {
   readonly maxFiles: number;
   /** Stops the walk between directories and files (it throws the reason). */
   readonly signal: AbortSignal;
-  /** How soon after a directory's change time a listing of it is not trusted again (see `Listing.racy`). */
-  readonly marginMs: number;
+  /** How soon after a directory's change time a listing of it is not trusted again (see `Listing.racy`); asked as each listing is kept. */
+  readonly marginMs: () => number;
   /** True when the snapshot knows `path` with this very stamp and trusts it. Pure. */
   readonly unchanged: (path: string, stamp: FileStamp) => boolean;
   /** Every included regular file the walk found, with its stamp, once per walk. */
@@ -175,7 +175,7 @@ export class SnapshotWalker {
         if (!walk.unchanged(path, info)) await walk.changed(path, info, (maxBytes) => readHeldFileSync(directory, name, maxBytes));
       }
       if (listing.complete) {
-        this.#listings.set(relative, { stamp, racy: Date.now() - stamp.ctimeMs < walk.marginMs, names: listing.entries.length, files, directories, inherited, scope, ignoreFiles });
+        this.#listings.set(relative, { stamp, racy: Date.now() - stamp.ctimeMs < walk.marginMs(), names: listing.entries.length, files, directories, inherited, scope, ignoreFiles });
       } else {
         this.#listings.delete(relative);
       }
