@@ -22,16 +22,27 @@ export function sha256(bytes: Uint8Array): string {
 export class BlobStore {
   readonly dir: string;
   readonly #known = new Set<string>();
-  /** Blobs written since the last sync. */
+  /** Blobs to sync at the next `sync()`, and those synced already. */
   readonly #unsynced = new Set<string>();
+  readonly #synced = new Set<string>();
 
   constructor(dir: string) {
     this.dir = dir;
   }
 
-  /** Stores `bytes` (once per content) and returns their hash. Throws a system error. */
-  async put(bytes: Uint8Array, hash = sha256(bytes)): Promise<string> {
-    if (this.#known.has(hash)) return hash;
+  /**
+   * Stores `bytes` (once per content) and returns their hash. A blob put with `durable: false` (the
+   * shell snapshot's copy of a file no checkpoint names yet) is left out of `sync()` until
+   * `needDurable` names it. Throws a system error.
+   */
+  async put(bytes: Uint8Array, options: { readonly durable?: boolean } = {}): Promise<string> {
+    const hash = sha256(bytes);
+    if (!this.#known.has(hash)) await this.#write(hash, bytes);
+    if (options.durable !== false) this.needDurable(hash);
+    return hash;
+  }
+
+  async #write(hash: string, bytes: Uint8Array): Promise<void> {
     const target = join(this.dir, hash);
     const temp = join(this.dir, `.${hash.slice(0, 16)}-${randomBytes(6).toString('hex')}.tmp`);
     // A small blob is written with synchronous calls: each promise-based step is a trip to the
@@ -39,8 +50,7 @@ export class BlobStore {
     if (bytes.byteLength <= SYNC_BYTES) {
       this.#putSync(temp, target, bytes);
       this.#known.add(hash);
-      this.#unsynced.add(hash);
-      return hash;
+      return;
     }
     let handle: FileHandle | undefined;
     try {
@@ -60,8 +70,6 @@ export class BlobStore {
     await handle.close();
     await rename(temp, target);
     this.#known.add(hash);
-    this.#unsynced.add(hash);
-    return hash;
   }
 
   #putSync(temp: string, target: string, bytes: Uint8Array): void {
@@ -84,6 +92,11 @@ export class BlobStore {
     renameSync(temp, target);
   }
 
+  /** Makes the next `sync()` take the blob named `hash` (one a checkpoint now names). Never throws. */
+  needDurable(hash: string): void {
+    if (!this.#synced.has(hash)) this.#unsynced.add(hash);
+  }
+
   /** True when a blob named `hash` is in the store (its bytes are checked when read, not here). Never throws. */
   has(hash: string): boolean {
     return this.#known.has(hash) || existsSync(join(this.dir, hash));
@@ -99,10 +112,16 @@ export class BlobStore {
     }
   }
 
-  /** Makes every blob put so far durable: each one's data, then the directory's names. Throws a system error. */
+  /** Makes every blob put so far (but those put with `durable: false` and not needed since) durable: each one's data, then the directory's names. Throws a system error. */
   async sync(): Promise<void> {
     if (this.#unsynced.size === 0) return;
-    for (const hash of this.#unsynced) await syncPath(join(this.dir, hash), O_RDONLY);
+    for (const hash of this.#unsynced) {
+      // One gone from the store (removed by hand) is reported when a rewind reads it.
+      await syncPath(join(this.dir, hash), O_RDONLY).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ENOENT') throw error;
+      });
+      this.#synced.add(hash);
+    }
     this.#unsynced.clear();
     await syncPath(this.dir, O_RDONLY | O_DIRECTORY);
   }

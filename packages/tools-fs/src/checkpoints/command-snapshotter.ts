@@ -79,7 +79,7 @@ export class CommandSnapshotter implements CommandSnapshots {
   readonly #stop = new AbortController();
   /** The background baseline; never rejects. */
   #baseline: Promise<void> | undefined;
-  /** Its blobs synced and the index written, after it; never rejects. */
+  /** The index written, after it; never rejects. */
   #saved: Promise<void> = Promise.resolve();
   /** Set when a command waits for the baseline: it stops letting the event loop run. */
   #hurry = false;
@@ -185,7 +185,7 @@ export class CommandSnapshotter implements CommandSnapshots {
     if (this.#seen.size > 0) await this.#save();
   }
 
-  /** The index the last process left, then a walk that keeps every file whose stamp differs from it; then its blobs synced and the index written. */
+  /** The index the last process left, then a walk that keeps every file whose stamp differs from it; then the index written. */
   async #takeBaseline(): Promise<void> {
     const indexed = await readShellIndex(this.#indexPath);
     let checked = 0;
@@ -195,15 +195,13 @@ export class CommandSnapshotter implements CommandSnapshots {
       if (file.state === undefined || this.#blobs.has(file.state.hash)) this.#seen.set(path, file);
     }
     await this.#refresh(true);
-    // Not waited for by a command: syncing every blob of a first baseline takes a while.
     this.#saved = this.#save();
   }
 
-  /** Syncs the blobs, then writes the index: a claim never outlives its bytes. Never throws. */
+  /** Writes the index (see `writeShellIndex` for when the blobs are synced first). Never throws. */
   async #save(): Promise<void> {
     try {
-      await this.#blobs.sync();
-      await writeShellIndex(this.#indexPath, [...this.#seen].filter(([, seen]) => seen.tentative !== true));
+      await writeShellIndex(this.#indexPath, [...this.#seen].filter(([, seen]) => seen.tentative !== true), this.#blobs);
     } catch (error) {
       this.#logger.warn({ err: error }, 'checkpoints: the shell snapshot\'s index could not be written; the next process of the session reads every file again');
     }
@@ -262,6 +260,9 @@ export class CommandSnapshotter implements CommandSnapshots {
       this.#logger.warn({ path }, `checkpoints: a command changed ${path}, which is over the snapshot's size bound (${this.#maxFileBytes} bytes); a rewind cannot restore it`);
       return;
     }
+    // The snapshot's copies are not synced until a checkpoint names them: now.
+    if (prior.kind === 'file') this.#blobs.needDurable(prior.hash);
+    if (state?.kind === 'file') this.#blobs.needDurable(state.hash);
     await this.#recorder.keepPrior(turn, path, prior);
     if (state !== undefined) await this.#recorder.wrote(turn, path, state);
   }
@@ -272,7 +273,7 @@ export class CommandSnapshotter implements CommandSnapshots {
     if (stamp.size > this.#maxFileBytes) return { ...stamp, state: undefined, racy: false };
     const bytes = now.read();
     if (bytes === undefined) return { ...stamp, state: undefined, racy: false };
-    return { ...stamp, state: { kind: 'file', hash: await this.#blobs.put(bytes), mode: now.mode }, racy: this.#isRacy(stamp) };
+    return { ...stamp, state: { kind: 'file', hash: await this.#blobs.put(bytes, { durable: false }), mode: now.mode }, racy: this.#isRacy(stamp) };
   }
 
   /** Read so soon after its change time that a later write in the same tick of the file clock would leave the stamp as it is. */
