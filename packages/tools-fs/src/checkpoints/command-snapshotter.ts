@@ -23,9 +23,14 @@ export interface ShellCheckpointOptions {
 /** What the snapshot last knew of a file: its stamp (to tell a change cheaply) and its state, if kept. */
 interface Seen extends IndexedFile {
   /** Kept because the tools wrote it, not found by a walk yet (the walk may leave it out). */
-  readonly tentative?: boolean;
+  readonly tentative: boolean;
   /** The last walk that found it (a mark, so that telling the files gone needs no set of the found). */
-  walk?: number;
+  walk: number;
+}
+
+/** A `Seen`, always built here: one shape for all of them keeps the walk's property reads monomorphic. */
+function seenOf(stamp: FileStamp, state: IndexedFile['state'], racy: boolean, tentative: boolean): Seen {
+  return { size: stamp.size, mtimeMs: stamp.mtimeMs, ctimeMs: stamp.ctimeMs, ino: stamp.ino, state, racy, tentative, walk: 0 };
 }
 
 /** A file a walk found new, changed or racy: its stamp now, its mode, and a read of its bytes. */
@@ -168,7 +173,7 @@ export class CommandSnapshotter implements CommandSnapshots {
       async (path, seen) => {
         this.#seen.delete(path);
         // A path the walk never listed and that is still there is one it leaves out (ignored): not deleted.
-        if (seen.tentative === true) {
+        if (seen.tentative) {
           const located = await this.#workspace.locate(path, 'read');
           if (!located.ok || located.stat !== undefined) return;
         }
@@ -192,7 +197,7 @@ export class CommandSnapshotter implements CommandSnapshots {
     for (const [path, file] of indexed) {
       if (++checked % 1000 === 0) await this.#pause();
       // A claim whose blob is not in the store is no claim: the file is read again.
-      if (file.state === undefined || this.#blobs.has(file.state.hash)) this.#seen.set(path, file);
+      if (file.state === undefined || this.#blobs.has(file.state.hash)) this.#seen.set(path, seenOf(file, file.state, file.racy, false));
     }
     await this.#refresh(true);
     this.#saved = this.#save();
@@ -239,9 +244,9 @@ export class CommandSnapshotter implements CommandSnapshots {
       return;
     }
     const stamp = stampOf(info);
-    const tentative = known === undefined || known.tentative === true;
+    const tentative = known === undefined || known.tentative;
     if (stamp.size > this.#maxFileBytes) {
-      this.#seen.set(path, { ...stamp, state: undefined, racy: false, tentative });
+      this.#seen.set(path, seenOf(stamp, undefined, false, tentative));
       return;
     }
     let state: FileState;
@@ -252,7 +257,7 @@ export class CommandSnapshotter implements CommandSnapshots {
       return;
     }
     if (state.kind === 'absent') this.#seen.delete(path);
-    else this.#seen.set(path, { ...stamp, state, racy: this.#isRacy(stamp), tentative });
+    else this.#seen.set(path, seenOf(stamp, state, this.#isRacy(stamp), tentative));
   }
 
   async #changed(turn: number, path: string, prior: FileState | undefined, state: FileState | undefined): Promise<void> {
@@ -270,10 +275,10 @@ export class CommandSnapshotter implements CommandSnapshots {
   /** Reads the file now (when under the bound) into the store. */
   async #keep(path: string, now: Found): Promise<Seen> {
     const stamp: FileStamp = { size: now.size, mtimeMs: now.mtimeMs, ctimeMs: now.ctimeMs, ino: now.ino };
-    if (stamp.size > this.#maxFileBytes) return { ...stamp, state: undefined, racy: false };
+    if (stamp.size > this.#maxFileBytes) return seenOf(stamp, undefined, false, false);
     const bytes = now.read();
-    if (bytes === undefined) return { ...stamp, state: undefined, racy: false };
-    return { ...stamp, state: { kind: 'file', hash: await this.#blobs.put(bytes, { durable: false }), mode: now.mode }, racy: this.#isRacy(stamp) };
+    if (bytes === undefined) return seenOf(stamp, undefined, false, false);
+    return seenOf(stamp, { kind: 'file', hash: await this.#blobs.put(bytes, { durable: false }), mode: now.mode }, this.#isRacy(stamp), false);
   }
 
   /** Read so soon after its change time that a later write in the same tick of the file clock would leave the stamp as it is. */
@@ -303,7 +308,7 @@ export class CommandSnapshotter implements CommandSnapshots {
       found: (path, stamp) => {
         let seen = this.#seen.get(path);
         if (seen !== undefined && seen.walk !== walk) {
-          if (seen.tentative === true) this.#seen.set(path, (seen = { ...seen, tentative: false }));
+          if (seen.tentative) this.#seen.set(path, (seen = seenOf(seen, seen.state, seen.racy, false)));
           seen.walk = walk;
           knownFound += 1;
         }

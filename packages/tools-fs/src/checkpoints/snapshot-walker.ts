@@ -34,8 +34,9 @@ interface Listing {
   readonly racy: boolean;
   /** How many names it held (for the crawl cap). */
   readonly names: number;
-  /** The regular files the rules include, and the directories they enter. */
+  /** The regular files the rules include (relative to the root, and absolute: built once, not per walk), and the directories they enter. */
   readonly files: readonly string[];
+  readonly absoluteFiles: readonly string[];
   readonly directories: readonly string[];
   /** The rules it was listed under, and those in force below it (its own ignore files added). */
   readonly inherited: readonly IgnoreLevel[];
@@ -99,14 +100,14 @@ export class SnapshotWalker {
         if (info === undefined || !sameStamp(info, stamp)) return undefined;
       }
       if (state.files + listing.files.length > walk.maxFiles) return undefined;
+      const { files, absoluteFiles } = listing;
       const stamps: FileStamp[] = [];
-      for (const name of listing.files) {
-        const path = joined(relative, name);
-        const info = lstatQuietly(absolute(path));
-        if (info === undefined || !info.isFile() || !walk.unchanged(path, info)) return undefined;
+      for (let i = 0; i < files.length; i += 1) {
+        const info = lstatQuietly(absoluteFiles[i]!);
+        if (info === undefined || !info.isFile() || !walk.unchanged(files[i]!, info)) return undefined;
         stamps.push(info);
       }
-      for (let i = 0; i < listing.files.length; i += 1) walk.found(joined(relative, listing.files[i]!), stamps[i]!);
+      for (let i = 0; i < files.length; i += 1) walk.found(files[i]!, stamps[i]!);
       state.files += listing.files.length;
       return listing;
     };
@@ -158,11 +159,14 @@ export class SnapshotWalker {
           if (rules.entersDirectory(name, path, scope)) directories.push(name);
         } else if (kind === 'file' && rules.includesFile(name, path, scope)) files.push(name);
       }
-      for (const name of files) {
+      const paths = files.map((name) => joined(relative, name));
+      const absoluteFiles = paths.map(absolute);
+      for (let i = 0; i < files.length; i += 1) {
         if (state.files >= walk.maxFiles) return stop(state, true);
         if (walk.pause !== undefined && ++state.sincePause >= FILES_PER_PAUSE) await pause();
-        const path = joined(relative, name);
-        const quick = lstatQuietly(absolute(path));
+        const name = files[i]!;
+        const path = paths[i]!;
+        const quick = lstatQuietly(absoluteFiles[i]!);
         if (quick !== undefined && quick.isFile() && walk.unchanged(path, quick)) {
           state.files += 1;
           walk.found(path, quick);
@@ -175,7 +179,7 @@ export class SnapshotWalker {
         if (!walk.unchanged(path, info)) await walk.changed(path, info, (maxBytes) => readHeldFileSync(directory, name, maxBytes));
       }
       if (listing.complete) {
-        this.#listings.set(relative, { stamp, racy: Date.now() - stamp.ctimeMs < walk.marginMs(), names: listing.entries.length, files, directories, inherited, scope, ignoreFiles });
+        this.#listings.set(relative, { stamp, racy: Date.now() - stamp.ctimeMs < walk.marginMs(), names: listing.entries.length, files: paths, absoluteFiles, directories, inherited, scope, ignoreFiles });
       } else {
         this.#listings.delete(relative);
       }
