@@ -162,7 +162,7 @@ export class CommandSnapshotter implements CommandSnapshots {
     await this.#scan(
       false,
       async (path, now, seen) => {
-        const kept = await this.#keep(path, now);
+        const kept = await this.#keep(now);
         this.#seen.set(path, kept);
         // Changed before the command started: someone else's change, now the baseline.
         if (now.ctimeMs < startMs) return;
@@ -217,7 +217,7 @@ export class CommandSnapshotter implements CommandSnapshots {
     await this.#scan(
       background,
       async (path, now) => {
-        this.#seen.set(path, await this.#keep(path, now));
+        this.#seen.set(path, await this.#keep(now));
       },
       (path) => this.#seen.delete(path),
     );
@@ -273,7 +273,7 @@ export class CommandSnapshotter implements CommandSnapshots {
   }
 
   /** Reads the file now (when under the bound) into the store. */
-  async #keep(path: string, now: Found): Promise<Seen> {
+  async #keep(now: Found): Promise<Seen> {
     const stamp: FileStamp = { size: now.size, mtimeMs: now.mtimeMs, ctimeMs: now.ctimeMs, ino: now.ino };
     if (stamp.size > this.#maxFileBytes) return seenOf(stamp, undefined, false, false);
     const bytes = now.read();
