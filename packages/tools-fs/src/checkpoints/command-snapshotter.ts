@@ -1,4 +1,3 @@
-import { lstatSync, type Stats } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { setImmediate as nextTurnOfTheLoop } from 'node:timers/promises';
 import type { Logger } from '@weir/core';
@@ -7,7 +6,7 @@ import type { BlobStore } from './blob-store.js';
 import type { CheckpointRecorder } from './checkpoint-recorder.js';
 import type { CommandSnapshots } from './checkpoints-plugin.js';
 import { ABSENT, sameState, type FileState } from './file-state.js';
-import { sameStamp, stampOf, type FileStamp } from './file-stamp.js';
+import { lstatQuietly, sameStamp, stampOf, type FileStamp } from './file-stamp.js';
 import { readFileState } from './read-file-state.js';
 import { readShellIndex, writeShellIndex, type IndexedFile } from './shell-index.js';
 import { SnapshotWalker } from './snapshot-walker.js';
@@ -330,13 +329,5 @@ export class CommandSnapshotter implements CommandSnapshots {
     if (!complete && !this.lastSkipped.capped) this.#logger.warn({ maxFiles: this.#maxFiles }, `checkpoints: the workspace has more than ${this.#maxFiles} files; commands' changes past them are not checkpointed`);
     if (overSize.length > 0 && this.lastSkipped.overSize.length === 0) this.#logger.warn({ files: overSize.length, maxFileBytes: this.#maxFileBytes }, `checkpoints: ${overSize.length} files are over ${this.#maxFileBytes} bytes and stay out of the shell snapshot`);
     this.lastSkipped = { overSize, capped: capped || !complete };
-  }
-}
-
-function lstatQuietly(path: string): Stats | undefined {
-  try {
-    return lstatSync(path, { throwIfNoEntry: false });
-  } catch {
-    return undefined;
   }
 }

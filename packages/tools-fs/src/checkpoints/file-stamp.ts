@@ -1,4 +1,4 @@
-import type { Stats } from 'node:fs';
+import { lstatSync, type Stats } from 'node:fs';
 
 /**
  * How a file looked to one `lstat`: enough to tell that it changed without reading it. The change
@@ -23,4 +23,13 @@ export function stampOf(info: Stats): FileStamp {
 /** True when two stamps are the same in every field. Pure. */
 export function sameStamp(a: FileStamp, b: FileStamp): boolean {
   return a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs && a.ino === b.ino;
+}
+
+/** The `lstat` of `path` (links not followed); `undefined` when it is missing or cannot be stat'ed. Never throws. */
+export function lstatQuietly(path: string): Stats | undefined {
+  try {
+    return lstatSync(path, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
 }

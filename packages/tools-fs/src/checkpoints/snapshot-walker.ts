@@ -1,10 +1,10 @@
-import { fstatSync, lstatSync, type Stats } from 'node:fs';
+import { fstatSync, type Stats } from 'node:fs';
 import { quote } from '../fs-error.js';
 import type { Workspace } from '../confinement/workspace.js';
 import type { HeldDirectory } from '../confinement/held-directory.js';
 import { openSubdirectorySync, readDirectorySync, readHeldFileSync } from '../walking/fd-directory.js';
 import { IGNORE_FILES, WalkRules, type IgnoreLevel } from '../walking/walk-rules.js';
-import { sameStamp, stampOf, type FileStamp } from './file-stamp.js';
+import { lstatQuietly, sameStamp, stampOf, type FileStamp } from './file-stamp.js';
 
 /** What one walk is told and tells. */
 export interface SnapshotWalk {
@@ -235,12 +235,4 @@ function sameIgnoreFiles(a: ReadonlyMap<string, FileStamp>, b: ReadonlyMap<strin
     if (other === undefined || !sameStamp(stamp, other)) return false;
   }
   return true;
-}
-
-function lstatQuietly(path: string): Stats | undefined {
-  try {
-    return lstatSync(path, { throwIfNoEntry: false });
-  } catch {
-    return undefined;
-  }
 }
