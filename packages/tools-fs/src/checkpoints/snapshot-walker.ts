@@ -138,6 +138,7 @@ export class SnapshotWalker {
     const listAndVisit = async (relative: string, inherited: readonly IgnoreLevel[], directory: HeldDirectory): Promise<void> => {
       const before = this.#listings.get(relative);
       const stamp = stampOf(fstatSync(directory.fd));
+      const listedAt = Date.now();
       const listing = readDirectorySync(directory, this.#maxDirectoryNames, walk.signal);
       state.crawled += listing.entries.length;
       if (!listing.complete) state.complete = false;
@@ -179,7 +180,7 @@ export class SnapshotWalker {
         if (!walk.unchanged(path, info)) await walk.changed(path, info, (maxBytes) => readHeldFileSync(directory, name, maxBytes));
       }
       if (listing.complete) {
-        this.#listings.set(relative, { stamp, racy: Date.now() - stamp.ctimeMs < walk.marginMs(), names: listing.entries.length, files: paths, absoluteFiles, directories, inherited, scope, ignoreFiles });
+        this.#listings.set(relative, { stamp, racy: listedAt - stamp.ctimeMs < walk.marginMs(), names: listing.entries.length, files: paths, absoluteFiles, directories, inherited, scope, ignoreFiles });
       } else {
         this.#listings.delete(relative);
       }
