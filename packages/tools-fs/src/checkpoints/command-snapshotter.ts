@@ -248,6 +248,7 @@ export class CommandSnapshotter implements CommandSnapshots {
       this.#seen.set(path, seenOf(stamp, undefined, false, tentative));
       return;
     }
+    const readAt = Date.now();
     let state: FileState;
     try {
       state = await readFileState(this.#workspace, this.#blobs, path, true);
@@ -256,7 +257,7 @@ export class CommandSnapshotter implements CommandSnapshots {
       return;
     }
     if (state.kind === 'absent') this.#seen.delete(path);
-    else this.#seen.set(path, seenOf(stamp, state, this.#isRacy(stamp), tentative));
+    else this.#seen.set(path, seenOf(stamp, state, this.#isRacy(stamp, readAt), tentative));
   }
 
   async #changed(turn: number, path: string, prior: FileState | undefined, state: FileState | undefined): Promise<void> {
@@ -275,14 +276,15 @@ export class CommandSnapshotter implements CommandSnapshots {
   async #keep(now: Found): Promise<Seen> {
     const stamp: FileStamp = { size: now.size, mtimeMs: now.mtimeMs, ctimeMs: now.ctimeMs, ino: now.ino };
     if (stamp.size > this.#maxFileBytes) return seenOf(stamp, undefined, false, false);
+    const racy = this.#isRacy(stamp, Date.now());
     const bytes = now.read();
     if (bytes === undefined) return seenOf(stamp, undefined, false, false);
-    return seenOf(stamp, { kind: 'file', hash: await this.#blobs.put(bytes, { durable: false }), mode: now.mode }, this.#isRacy(stamp), false);
+    return seenOf(stamp, { kind: 'file', hash: await this.#blobs.put(bytes, { durable: false }), mode: now.mode }, racy, false);
   }
 
-  /** Read so soon after its change time that a later write in the same tick of the file clock would leave the stamp as it is. */
-  #isRacy(stamp: FileStamp): boolean {
-    return Date.now() - stamp.ctimeMs < this.#marginMs;
+  /** Read (from `readAt` on) so soon after its change time that a later write in the same tick of the file clock would leave the stamp as it is. */
+  #isRacy(stamp: FileStamp, readAt: number): boolean {
+    return readAt - stamp.ctimeMs < this.#marginMs;
   }
 
   /**
