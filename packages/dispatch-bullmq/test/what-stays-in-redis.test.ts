@@ -65,7 +65,7 @@ it('a call cancelled while it runs: its progress goes at once, its late answer w
   const text = `cancelled-${randomUUID()}`;
   const controller = new AbortController();
   const call = harness.executeToolCall({ id: 's2', name: 'shout', arguments: { text, holdMs: 60_000 } }, { signal: controller.signal });
-  await waitFor(async () => progress.some((p) => p.callId === 's2'));
+  await waitFor(async () => progress.some((p) => p.callId === 's2'), () => 'the progress report of s2 never came');
   controller.abort();
   const result = await call;
   expect(!result.ok && result.error.code).toBe('ABORTED');
@@ -76,9 +76,17 @@ it('a call cancelled while it runs: its progress goes at once, its late answer w
   expect((await keysHolding(text.toUpperCase())).filter((key) => !jobHash.test(key))).toEqual([]);
   expect(await dataEntries()).not.toContain('progress');
   // The job itself goes once the worker stopped the body and answered.
-  await waitFor(async () => (await keysHolding(text)).length === 0 && (await dataEntries()).length === 0);
+  await waitFor(
+    async () => (await keysHolding(text)).length === 0 && (await dataEntries()).length === 0,
+    async () => `still there: keys ${JSON.stringify(await keysHolding(text))}, stream entries ${JSON.stringify(await dataEntries())}`,
+  );
 });
 
-async function waitFor(condition: () => Promise<boolean>): Promise<void> {
-  while (!(await condition())) await new Promise((resolve) => setTimeout(resolve, 20));
+/** Polls until `condition` holds; after 20 s fails with what `stuck` says (the test's own timeout would say nothing). */
+async function waitFor(condition: () => Promise<boolean>, stuck: () => string | Promise<string>): Promise<void> {
+  const until = Date.now() + 20_000;
+  while (!(await condition())) {
+    if (Date.now() > until) throw new Error(await stuck());
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
