@@ -117,7 +117,10 @@ export async function checkpointsBench(options: { quick: boolean }): Promise<voi
     await command(kept)(1);
     const firstMs = performance.now() - first;
     const rounds = { iterations: options.quick ? 3 : 10, rounds: options.quick ? 3 : 7, warmupRounds: 1 };
-    const writes = await interleavedMedians({ 'write_file': write(plain), 'write_file + checkpoints': write(kept) }, rounds);
+    // A write takes about 2 ms, fsyncs included: many more of them a sample, and more samples, or one
+    // slow fsync decides the median.
+    const writeRounds = { iterations: options.quick ? 10 : 50, rounds: options.quick ? 5 : 15, warmupRounds: 2 };
+    const writes = await interleavedMedians({ 'write_file': write(plain), 'write_file + checkpoints': write(kept) }, writeRounds);
     const commands = await interleavedMedians({ 'run_command `true`': command(plain), 'run_command `true` + checkpoints (shell)': command(kept) }, rounds);
     const w0 = writes['write_file']!;
     const w1 = writes['write_file + checkpoints']!;
