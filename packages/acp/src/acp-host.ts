@@ -81,15 +81,25 @@ export interface AcpWeirSession {
  * store. `open` rejects with a one-line message the client is shown (no such session, locked).
  */
 export interface AcpHost {
+  /** Rejects with an {@link AcpAuthRequiredError} when this session's model needs a key that is not set. */
   readonly open: (request: AcpOpenRequest) => Promise<AcpWeirSession>;
   /**
-   * Why no session can start until the user sets the model's key (a provider set up in part), in
-   * one line; `undefined` when the model is ready. While set, `initialize` offers one
-   * authentication method that says what to set, and `session/new`, `session/load` and
-   * `authenticate` answer "authentication required" with the line: weir reads keys from its
-   * environment, which only a restart with the key set changes.
+   * Why the process's own model cannot run until the user sets its key (a provider set up in
+   * part), in one line; `undefined` when the model is ready. While set, `initialize` offers one
+   * authentication method that says what to set and `authenticate` answers "authentication
+   * required" with the line: weir reads keys from its environment, which only a restart with the
+   * key set changes. Sessions still open through `open`, which may find a model of its own (a
+   * folder's config) or reject with an {@link AcpAuthRequiredError}.
    */
   readonly authRequired?: string;
   /** Status lines (the `[model]` line, a config not used): standard error, never standard output. */
   readonly say?: (line: string) => void;
+}
+
+/**
+ * What a host's `open` rejects with when the session has no model it can run (its key is not set):
+ * the client is answered "authentication required" (`-32000`) with the message, not an internal error.
+ */
+export class AcpAuthRequiredError extends Error {
+  override readonly name = 'AcpAuthRequiredError';
 }

@@ -1,6 +1,6 @@
 import { isAbsolute } from 'node:path';
 import type { AgentContext, McpServer, RequestError as AcpRequestError, SessionUpdate, StopReason } from '@agentclientprotocol/sdk';
-import type { AcpHost, AcpWeirSession } from './acp-host.js';
+import { AcpAuthRequiredError, type AcpHost, type AcpWeirSession } from './acp-host.js';
 import { askClient } from './ask-client.js';
 import { clientMcpServers } from './client-mcp-servers.js';
 import { promptContent } from './prompt-content.js';
@@ -99,7 +99,6 @@ function connect({ agent, ndJsonStream, PROTOCOL_VERSION, RequestError }: AcpSdk
 
   const authRequired = options.host.authRequired;
   const open = async (cwd: string, sessionId: string | undefined, servers: readonly McpServer[]): Promise<Running> => {
-    if (authRequired !== undefined) throw RequestError.authRequired(undefined, authRequired);
     if (!isAbsolute(cwd)) throw RequestError.invalidParams(undefined, `cwd must be an absolute path, got ${JSON.stringify(cwd)}`);
     const mcp = failsAsInvalidParams(RequestError, () => clientMcpServers(servers));
     let id = sessionId ?? '';
@@ -218,6 +217,7 @@ async function failsAsInternal<T>(RequestError: typeof AcpRequestError, run: () 
     return await run();
   } catch (error) {
     if (error instanceof RequestError) throw error;
+    if (error instanceof AcpAuthRequiredError) throw RequestError.authRequired(undefined, error.message);
     throw RequestError.internalError(undefined, errorLine(error));
   }
 }

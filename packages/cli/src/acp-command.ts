@@ -33,7 +33,7 @@ export async function runAcp(flags: CliFlags, env: NodeJS.ProcessEnv): Promise<n
     authRequired = oneLineError(error);
     status(`[model] ${authRequired}`);
   }
-  const { serveAcpOnStdio } = await import('@weir/acp');
+  const { serveAcpOnStdio, AcpAuthRequiredError } = await import('@weir/acp');
   const { readFileSync } = await import('node:fs');
   const ownVersion = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
   const host: AcpHost = {
@@ -43,8 +43,17 @@ export async function runAcp(flags: CliFlags, env: NodeJS.ProcessEnv): Promise<n
       const workspace = await resolveWorkspace(cwd);
       // The config's "model" (the session folder's, once trusted) is this session's model, unless --model names one.
       const configured = flags.model === undefined ? await readConfiguredModel({ workspace, configFlag: flags.config, env }) : undefined;
-      const sessionModel = configured === undefined ? model : chooseWeirModel({ flags, configured, env, onRetry: waits.onRetry });
-      if (sessionModel === undefined) throw new Error(authRequired);
+      // A folder whose config names a model runs even when the process's own model is set up in part.
+      let sessionModel = model;
+      if (configured !== undefined) {
+        try {
+          sessionModel = chooseWeirModel({ flags, configured, env, onRetry: waits.onRetry });
+        } catch (error) {
+          if (error instanceof UsageError) throw new AcpAuthRequiredError(oneLineError(error));
+          throw error;
+        }
+      }
+      if (sessionModel === undefined) throw new AcpAuthRequiredError(authRequired ?? 'no model is set up');
       if (sessionModel !== model) status(`[model] ${sessionModel.description} in ${workspace}`);
       const started = await startWeir({
         workspace,

@@ -118,6 +118,25 @@ it('weir acp: a trusted session folder\'s config "model" is that session\'s mode
   expect(editor.stderr()).toContain(`[model] mock:rules (the mock model) (from weir.config.json) in ${sandbox.workspace}`);
 });
 
+it('weir acp: with the process\'s model set up in part, a trusted folder whose config names a model still opens sessions', async () => {
+  writeFileSync(join(sandbox.workspace, 'weir.config.json'), JSON.stringify({ model: 'mock:rules' }));
+  mkdirSync(sandbox.home, { recursive: true });
+  writeFileSync(join(sandbox.home, 'settings.json'), JSON.stringify({ trustedFolders: [sandbox.workspace] }));
+  const elsewhere = join(sandbox.workspace, '..', 'elsewhere');
+  mkdirSync(elsewhere, { recursive: true });
+  const editor = startWeirAcp([], { ANTHROPIC_MODEL: 'claude-sonnet-4-5', ANTHROPIC_API_KEY: '' });
+  const init = await editor.connection.agent.request('initialize', { protocolVersion: PROTOCOL_VERSION, clientCapabilities: {} });
+  expect(init.authMethods).toHaveLength(1);
+  const { sessionId } = await editor.connection.agent.request('session/new', { cwd: sandbox.workspace, mcpServers: [] });
+  const response = await editor.connection.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'read file notes.txt' }] });
+  expect(response.stopReason).toBe('end_turn');
+  expect(answer(editor.updates)).toContain('Buy milk.');
+  // A folder with no model of its own is still refused, with the line saying what is missing.
+  const refused = await editor.connection.agent.request('session/new', { cwd: elsewhere, mcpServers: [] }).catch((error: unknown) => error);
+  expect(refused).toMatchObject({ code: -32000, message: expect.stringContaining('ANTHROPIC_API_KEY') });
+  expect(await editor.quit()).toBe(0);
+});
+
 it("weir acp: a user's UserPromptSubmit hook that blocks a prompt with an attached file: the editor is told why, and the model never sees it", async () => {
   mkdirSync(sandbox.home, { recursive: true });
   const blocking = 'grep -q "sk-" && { echo "no secrets in prompts" >&2; exit 2; }; exit 0';
