@@ -1,4 +1,4 @@
-import type { AgentEvent, Content, Message, TurnResult } from '@weir/core';
+import type { AgentEvent, Content, Message, TurnResult, Usage } from '@weir/core';
 import type { CliFlags } from './cli-flags.js';
 import { cliLogger } from './cli-logger.js';
 import { chooseWeirModel, readConfiguredModel } from './configured-model.js';
@@ -98,6 +98,7 @@ export async function runInteractive(flags: CliFlags, env: NodeJS.ProcessEnv): P
   const ready = () => opened;
 
   const turns: TurnResult[] = [];
+  const compactions: Usage[] = [];
   let interrupts = 0;
   const onSigint = () => {
     // Outside a turn the prompt (readline, raw) gets Ctrl-C as a key; a signal here came between two
@@ -169,7 +170,7 @@ export async function runInteractive(flags: CliFlags, env: NodeJS.ProcessEnv): P
           const answer = await reader.read(question);
           return answer.kind === 'line' ? answer.line : undefined;
         };
-        if ((await runSlashCommand(line, { weir: started, model, turns, say, ask })) === 'exit') break;
+        if ((await runSlashCommand(line, { weir: started, model, turns, compactions, say, ask })) === 'exit') break;
         continue;
       }
       turn = new AbortController();

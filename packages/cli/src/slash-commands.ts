@@ -14,6 +14,8 @@ export interface SlashContext {
   readonly model: ChosenModel;
   /** The turns of this run, for `/usage`. */
   readonly turns: readonly TurnResult[];
+  /** The usage of this run's `/compact` summary calls, for `/usage` (`/compact` adds to it). */
+  readonly compactions?: Usage[];
   readonly say: (line: string) => void;
   /** Asks one line at the prompt (`/rewind` without a turn); `undefined` on Ctrl-C or Ctrl-D. */
   readonly ask?: (question: string) => Promise<string | undefined>;
@@ -102,14 +104,16 @@ export async function runSlashCommand(line: string, context: SlashContext): Prom
         return 'continue';
       }
       case '/usage': {
-        const usage = context.turns.map((turn) => turn.usage).filter((item): item is Usage => item !== undefined);
+        const compactions = context.compactions ?? [];
+        const usage = [...context.turns.map((turn) => turn.usage), ...compactions].filter((item): item is Usage => item !== undefined);
+        const what = `${plural(context.turns.length, 'turn')}${compactions.length === 0 ? '' : ` and ${plural(compactions.length, '/compact summary', '/compact summaries')}`}`;
         if (usage.length === 0) {
-          say(`[usage] ${context.turns.length} turn${context.turns.length === 1 ? '' : 's'}; the model reported no token usage`);
+          say(`[usage] ${what}; the model reported no token usage`);
           return 'continue';
         }
         const input = usage.reduce((sum, item) => sum + item.inputTokens, 0);
         const output = usage.reduce((sum, item) => sum + item.outputTokens, 0);
-        say(`[usage] ${context.turns.length} turns: ${input} input tokens, ${output} output tokens`);
+        say(`[usage] ${what}: ${input} input tokens, ${output} output tokens`);
         return 'continue';
       }
       case '/rewind':
@@ -135,6 +139,7 @@ async function compact(instructions: string, context: SlashContext): Promise<voi
   const result = await weir.agent.compact(instructions === '' ? {} : { instructions });
   switch (result.status) {
     case 'compacted':
+      if (result.usage !== undefined) context.compactions?.push(result.usage);
       say(`[compact] ${result.replaced} earlier messages became a summary (by ${result.model}); the conversation is ${weir.agent.messages.length} messages, was ${before}`);
       return;
     case 'cancelled':
@@ -182,4 +187,9 @@ async function rewind(args: readonly string[], context: SlashContext): Promise<v
   for (const line of describeRewind(report.kind === 'redo' ? '[redo]' : '[rewind]', report)) say(line);
   // The agent's history is the session's: after a cut (or its undoing) it is read again.
   if (report.conversation) await weir.resetAgent();
+}
+
+/** "1 turn", "2 turns". */
+function plural(count: number, one: string, many = `${one}s`): string {
+  return `${count} ${count === 1 ? one : many}`;
 }

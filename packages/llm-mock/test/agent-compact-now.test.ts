@@ -55,7 +55,7 @@ describe('agent.compact()', () => {
     dir = mkdtempSync(join(tmpdir(), 'weir-compact-now-'));
     const store = createFileSessionStore(dir);
     const session = await store.create();
-    const model = createScriptedModel([{ text: 'one' }, { text: 'two' }, { text: 'three' }, { text: 'they said hi twice' }]);
+    const model = createScriptedModel([{ text: 'one' }, { text: 'two' }, { text: 'three' }, { text: 'they said hi twice', usage: { inputTokens: 40, outputTokens: 6 } }]);
     const harness = harnessWith();
     const seen: CompactionPlan[] = [];
     harness.hooks.compaction.tap('watcher', (plan) => void seen.push(plan));
@@ -66,7 +66,7 @@ describe('agent.compact()', () => {
 
     const result = await agent.compact({ instructions: 'keep the greetings' });
 
-    expect(result).toEqual({ status: 'compacted', replaced: 3, summary: `${SUMMARY_PREFIX}they said hi twice`, model: 'mock:scripted' });
+    expect(result).toEqual({ status: 'compacted', replaced: 3, summary: `${SUMMARY_PREFIX}they said hi twice`, model: 'mock:scripted', usage: { inputTokens: 40, outputTokens: 6 } });
     expect(seen).toEqual([{ trigger: 'manual', instructions: 'keep the greetings', replaced: 3, tokens: expect.any(Number) }]);
     expect(model.requests[3]!.messages[0]!.content).toContain('Instructions for this summary, from the user: keep the greetings');
     // The system message and the last two steps (the default) stay.

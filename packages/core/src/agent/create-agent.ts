@@ -2,7 +2,7 @@ import { checkParts, hasRichParts, textOfParts, type Content, type ContentPart }
 import { deepFreeze } from '../deep-freeze.js';
 import type { Harness } from '../harness.js';
 import { HarnessError } from '../harness-error.js';
-import type { LanguageModel, Message, ModelCallOptions, ModelToolCall } from './model.js';
+import type { LanguageModel, Message, ModelCallOptions, ModelToolCall, Usage } from './model.js';
 import { checkCallOptions } from './merge-call-options.js';
 import { statesPrice } from './model-metadata.js';
 import type { InterruptedCall } from './session-history.js';
@@ -107,7 +107,14 @@ export interface CompactNowOptions {
 
 /** What `agent.compact()` came to: done, nothing done (and why), or cancelled by a `compaction` tap (and why). */
 export type CompactResult =
-  | { readonly status: 'compacted'; readonly replaced: number; readonly summary: string; readonly model: string }
+  | {
+      readonly status: 'compacted';
+      readonly replaced: number;
+      readonly summary: string;
+      readonly model: string;
+      /** The summary call's tokens, when its model reported them (no turn's `usage` counts a summary call, automatic ones included; the budget does). */
+      readonly usage?: Usage;
+    }
   | { readonly status: 'skipped'; readonly reason: string }
   | { readonly status: 'cancelled'; readonly by: string; readonly reason: string };
 
@@ -295,7 +302,8 @@ export function createAgent(options: AgentOptions): Agent {
       const { compaction } = outcome;
       applyCompaction(messages, compaction, recorder);
       await recorder?.checkpoint();
-      return { status: 'compacted', replaced: compaction.count, summary: compaction.summary.content, model: compaction.model };
+      const usage = compaction.response.usage;
+      return { status: 'compacted', replaced: compaction.count, summary: compaction.summary.content, model: compaction.model, ...(usage === undefined ? {} : { usage }) };
     } finally {
       linked.unlink();
       busy = false;
