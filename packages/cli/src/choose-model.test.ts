@@ -17,6 +17,12 @@ describe('chooseModel', () => {
     expect((await chosen.load()).id).toBe('openai:flag-model');
   });
 
+  it('a base URL that does not parse is described without its password or query values', () => {
+    const chosen = chooseModel({ env: { OPENAI_MODEL: 'env-model' }, baseURL: 'http://alice:hunter2@exa mple.com/v1?api_key=sk-live-1' });
+    expect(chosen.description).toContain('exa mple.com');
+    expect(chosen.description).not.toMatch(/alice|hunter2|sk-live-1/);
+  });
+
   it('refuses a configuration set in part, naming what is missing', () => {
     expect(() => chooseModel({ env: { OPENAI_API_KEY: 'sk-x' } })).toThrow(UsageError);
     expect(() => chooseModel({ env: {}, baseURL: 'http://127.0.0.1:1/v1' })).toThrow(/the model \(OPENAI_MODEL or --model/);

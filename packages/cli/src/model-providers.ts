@@ -1,4 +1,4 @@
-import type { LanguageModel, RetryEvent } from '@weir/core';
+import { redactUrl, type LanguageModel, type RetryEvent } from '@weir/core';
 import { UsageError } from './usage-error.js';
 
 /** What a provider row is given to build its model: the settings, and the variables read. */
@@ -133,6 +133,7 @@ function where(baseURL: string): string {
     const url = new URL(baseURL);
     return `${url.origin}${url.pathname}`;
   } catch {
-    return JSON.stringify(baseURL);
+    // One that does not parse may still carry a user:pass@ or a key in its query.
+    return JSON.stringify(redactUrl(baseURL));
   }
 }

@@ -1,4 +1,4 @@
-import type { ModelMetadata, RetryEvent } from '@weir/core';
+import { redactUrl, type ModelMetadata, type RetryEvent } from '@weir/core';
 import { AnthropicError } from './anthropic-error.js';
 import { knownMetadata } from './known-models.js';
 
@@ -102,7 +102,7 @@ function messagesURL(baseURL: string): { url: string; display: string } {
   try {
     parsed = new URL(baseURL.trim());
   } catch {
-    throw invalid(`the base URL "${baseURL}" is not a URL. Set ANTHROPIC_BASE_URL (or baseURL) to e.g. ${DEFAULT_BASE_URL}.`);
+    throw invalid(`the base URL "${redactUrl(baseURL)}" is not a URL. Set ANTHROPIC_BASE_URL (or baseURL) to e.g. ${DEFAULT_BASE_URL}.`);
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw invalid(`the base URL must be http or https, got "${parsed.protocol}".`);
   const path = parsed.pathname.replace(/\/+$/, '').replace(/\/v1(?:\/messages)?$/, '');

@@ -1,6 +1,6 @@
 import { GoogleError } from './google-error.js';
 import type { SchemaForm } from './to-gemini-schema.js';
-import type { RetryEvent as CoreRetryEvent } from '@weir/core';
+import { redactUrl, type RetryEvent as CoreRetryEvent } from '@weir/core';
 
 /** Told before each wait between attempts: the attempt that failed, the wait, its error. */
 export type RetryEvent = CoreRetryEvent<GoogleError>;
@@ -75,7 +75,7 @@ export function resolveOptions(options: GoogleModelOptions): ResolvedOptions {
   try {
     url = new URL((options.baseURL ?? DEFAULT_BASE_URL).trim());
   } catch {
-    throw invalid(`The base URL "${options.baseURL}" is not a URL, e.g. ${DEFAULT_BASE_URL}.`);
+    throw invalid(`The base URL "${redactUrl(String(options.baseURL))}" is not a URL, e.g. ${DEFAULT_BASE_URL}.`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalid(`The base URL must be http or https, got "${url.protocol}".`);
   url.pathname = `${url.pathname.replace(/\/+$/, '')}/models/${encodeURIComponent(model)}:streamGenerateContent`;

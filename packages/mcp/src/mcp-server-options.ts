@@ -1,3 +1,4 @@
+import { redactUrl } from '@weir/core';
 import type { McpElicitor } from './client-requests/answer-elicitation.js';
 import type { McpSamplingOptions } from './client-requests/answer-sampling.js';
 import { isMcpRoots, mcpRoots, type McpRoots } from './mcp-roots.js';
@@ -118,7 +119,7 @@ export function resolveServerOptions(options: McpServerOptions): ResolvedServerO
   try {
     url = new URL(String(http.url));
   } catch {
-    throw new TypeError(`${where}: url ${JSON.stringify(String(http.url))} is not a valid URL.`);
+    throw new TypeError(`${where}: url ${JSON.stringify(redactUrl(String(http.url)))} is not a valid URL.`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`${where}: url must be http: or https:, got ${url.protocol}`);
   assertStringRecord(http.headers, 'headers', where);

@@ -97,4 +97,16 @@ describe('secrets in a server URL are never shown', () => {
     }
     expect(cause.message).toContain(`127.0.0.1:${port}/mcp?api_key=***`);
   });
+
+  it('a URL that does not parse: the options error shows neither', () => {
+    let caught: unknown;
+    try {
+      mcpServer({ name: 'typo', url: 'http://alice:pw-hunter2@exa mple.com/mcp?api_key=sk-live-42' });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(TypeError);
+    expect((caught as Error).message).toContain('is not a valid URL');
+    expect((caught as Error).message).not.toMatch(/pw-hunter2|sk-live-42|alice/);
+  });
 });

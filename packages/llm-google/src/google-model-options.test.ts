@@ -1,0 +1,16 @@
+import { describe, expect, it } from 'vitest';
+import { resolveOptions } from './google-model-options.js';
+
+describe('resolveOptions', () => {
+  it('a base URL that does not parse is shown without its password or query values', () => {
+    let caught: unknown;
+    try {
+      resolveOptions({ model: 'gemini-2.5-flash', apiKey: 'AIza-test', baseURL: 'https://user:hunter2@exa mple.com/v1beta?key=AIza-live-1' });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toMatchObject({ code: 'INVALID_CONFIG' });
+    expect((caught as Error).message).toContain('is not a URL');
+    expect((caught as Error).message).not.toMatch(/hunter2|AIza-live-1/);
+  });
+});
