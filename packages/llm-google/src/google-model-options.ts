@@ -1,29 +1,22 @@
 import { GoogleError } from './google-error.js';
 import type { SchemaForm } from './to-gemini-schema.js';
-import { redactUrl, type RetryEvent as CoreRetryEvent } from '@weir/core';
+import { redactUrl, resolveTransport, type ResolvedTransport, type RetryEvent as CoreRetryEvent, type TransportOptions } from '@weir/core';
 
 /** Told before each wait between attempts: the attempt that failed, the wait, its error. */
 export type RetryEvent = CoreRetryEvent<GoogleError>;
 
-/** Options of `createGoogleModel`. Only `model` and `apiKey` are required. */
-export interface GoogleModelOptions {
+/**
+ * Options of `createGoogleModel`. Only `model` and `apiKey` are required.
+ * The transport options (`headers`, `timeoutMs`, `idleTimeoutMs`, `maxRetries`, `maxRetryDelayMs`, `fetch`)
+ * are core's `TransportOptions`, checked and defaulted alike for every adapter. Retried: 429, 500, 503, 504, a network failure, an idle stream, a cut stream.
+ */
+export interface GoogleModelOptions extends TransportOptions {
   /** The model id, e.g. `gemini-2.5-flash`, `gemini-3-pro-preview` (a `models/` prefix is accepted). */
   readonly model: string;
   /** Sent as `x-goog-api-key`. */
   readonly apiKey: string;
   /** The API root. Default `https://generativelanguage.googleapis.com/v1beta`. */
   readonly baseURL?: string;
-  /** Extra request headers; they win over the defaults. */
-  readonly headers?: Readonly<Record<string, string>>;
-  /** Overall deadline of one call, retries and waits included. Default 600 000 ms; `Infinity` for none. */
-  readonly timeoutMs?: number;
-  /** Longest silence before an attempt is abandoned. Default 120 000 ms. */
-  readonly idleTimeoutMs?: number;
-  /** Retries after a retryable failure (429, 500, 503, 504, network, idle, a cut stream). Default 2. */
-  readonly maxRetries?: number;
-  /** Longest wait between attempts; a server asking for more gets its error surfaced. Default 60 000 ms. */
-  readonly maxRetryDelayMs?: number;
-  readonly fetch?: typeof globalThis.fetch;
   /**
    * How tool parameters are sent: `'json-schema'` (default) as `parametersJsonSchema`, JSON Schema as
    * it is; `'openapi'` as `parameters`, converted to the API's own schema form (for models and
@@ -40,17 +33,10 @@ export interface GoogleModelOptions {
   readonly onWarning?: (message: string) => void;
 }
 
-export interface ResolvedOptions {
+export interface ResolvedOptions extends ResolvedTransport {
   readonly model: string;
   readonly href: string;
   readonly display: string;
-  readonly headers: Headers;
-  readonly secrets: readonly string[];
-  readonly timeoutMs: number;
-  readonly idleTimeoutMs: number;
-  readonly maxRetries: number;
-  readonly maxRetryDelayMs: number;
-  readonly fetch: typeof globalThis.fetch;
   readonly schemaForm: SchemaForm;
   readonly includeThoughts: boolean;
   readonly extraBody: Readonly<Record<string, unknown>> | undefined;
@@ -59,7 +45,6 @@ export interface ResolvedOptions {
 }
 
 export const DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com/v1beta';
-const CREDENTIAL_HEADER = /authorization|api-key|token|secret/i;
 
 /** Checks the options and fills in defaults. Throws `GoogleError('INVALID_CONFIG')` naming the bad option. */
 export function resolveOptions(options: GoogleModelOptions): ResolvedOptions {
@@ -68,8 +53,7 @@ export function resolveOptions(options: GoogleModelOptions): ResolvedOptions {
   if (typeof options.apiKey !== 'string' || options.apiKey.trim() === '') throw invalid('apiKey is required (GEMINI_API_KEY or GOOGLE_API_KEY).');
   const schemaForm = options.schemaForm ?? 'json-schema';
   if (schemaForm !== 'json-schema' && schemaForm !== 'openapi') throw invalid(`schemaForm must be 'json-schema' or 'openapi', got ${JSON.stringify(schemaForm)}.`);
-  const fetchImpl = options.fetch ?? globalThis.fetch;
-  if (typeof fetchImpl !== 'function') throw invalid('fetch must be a function.');
+  const transport = resolveTransport(options, options.apiKey, { 'content-type': 'application/json', accept: 'text/event-stream, application/json', 'x-goog-api-key': options.apiKey }, invalid);
   const model = options.model.trim().replace(/^models\//, '');
   let url: URL;
   try {
@@ -80,41 +64,17 @@ export function resolveOptions(options: GoogleModelOptions): ResolvedOptions {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalid(`The base URL must be http or https, got "${url.protocol}".`);
   url.pathname = `${url.pathname.replace(/\/+$/, '')}/models/${encodeURIComponent(model)}:streamGenerateContent`;
   url.searchParams.set('alt', 'sse');
-  const headers = new Headers({ 'content-type': 'application/json', accept: 'text/event-stream, application/json', 'x-goog-api-key': options.apiKey });
-  const secrets = [options.apiKey];
-  for (const [name, value] of Object.entries(options.headers ?? {})) {
-    headers.set(name, value);
-    if (CREDENTIAL_HEADER.test(name)) secrets.push(value, value.replace(/^bearer\s+/i, ''));
-  }
   return {
+    ...transport,
     model,
     href: url.href,
     display: `${url.origin}${url.pathname}`,
-    headers,
-    secrets,
-    timeoutMs: duration(options.timeoutMs, 'timeoutMs', 600_000),
-    idleTimeoutMs: duration(options.idleTimeoutMs, 'idleTimeoutMs', 120_000),
-    maxRetries: count(options.maxRetries, 'maxRetries', 2),
-    maxRetryDelayMs: duration(options.maxRetryDelayMs, 'maxRetryDelayMs', 60_000),
-    fetch: fetchImpl,
     schemaForm,
     includeThoughts: options.includeThoughts ?? !/^gemini-(1|2\.0)/.test(model),
     extraBody: options.extraBody,
     onRetry: options.onRetry,
     onWarning: options.onWarning ?? ((message) => process.emitWarning(message, { code: 'WEIR_GOOGLE_SCHEMA' })),
   };
-}
-
-function duration(value: number | undefined, name: string, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || Number.isNaN(value) || value <= 0) throw invalid(`${name} must be a positive number of milliseconds (or Infinity), got ${String(value)}.`);
-  return value;
-}
-
-function count(value: number | undefined, name: string, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < 0) throw invalid(`${name} must be a whole number >= 0, got ${String(value)}.`);
-  return value;
 }
 
 function invalid(message: string): GoogleError {

@@ -1,10 +1,15 @@
+import { DEFAULT_MODEL_IDLE_TIMEOUT_MS, DEFAULT_MODEL_MAX_RETRIES, DEFAULT_MODEL_MAX_RETRY_DELAY_MS, DEFAULT_MODEL_TIMEOUT_MS, resolveTransport, type ResolvedTransport, type TransportOptions } from '@weir/core';
 import { OpenAIError } from './openai-error.js';
 import { requestTarget, type RequestTarget } from './request-target.js';
 import type { SendReasoning } from './to-wire-messages.js';
 import type { RetryEvent } from './with-model-retry.js';
 
-/** Options of `createOpenAIModel`. Only `baseURL`, `apiKey` and `model` are required. */
-export interface OpenAIModelOptions {
+/**
+ * Options of `createOpenAIModel`. Only `baseURL`, `apiKey` and `model` are required.
+ * The transport options (`headers`, `timeoutMs`, `idleTimeoutMs`, `maxRetries`, `maxRetryDelayMs`, `fetch`)
+ * are core's `TransportOptions`, checked and defaulted alike for every adapter. Azure: `headers: { 'api-key': key }` with `apiKey: ''`.
+ */
+export interface OpenAIModelOptions extends TransportOptions {
   /** The API root, e.g. `https://api.openai.com/v1`, `http://localhost:11434/v1`. A URL ending in the endpoint (`/chat/completions`, `/responses`) is accepted as is. */
   readonly baseURL: string;
   /**
@@ -17,18 +22,6 @@ export interface OpenAIModelOptions {
   readonly apiKey: string;
   /** The model id the endpoint knows, e.g. `gpt-4.1-mini`, `deepseek-chat`. */
   readonly model: string;
-  /** Extra request headers; they win over the defaults (Azure: `{ 'api-key': key }` with `apiKey: ''`). */
-  readonly headers?: Readonly<Record<string, string>>;
-  /** Overall deadline of one call, retries and waits included. Default 600 000 ms; `Infinity` for none. */
-  readonly timeoutMs?: number;
-  /** Longest silence (no byte at all, keep-alives count as bytes) before an attempt is abandoned. Default 120 000 ms. */
-  readonly idleTimeoutMs?: number;
-  /** Retries after a retryable failure. Default 2. */
-  readonly maxRetries?: number;
-  /** Longest wait between attempts; a server asking for more gets its error surfaced instead. Default 60 000 ms. */
-  readonly maxRetryDelayMs?: number;
-  /** The `fetch` to use. Default: the global one. */
-  readonly fetch?: typeof globalThis.fetch;
   /** Ask for usage with `stream_options.include_usage`. Default true; turn off for servers that reject it. */
   readonly includeUsage?: boolean;
   /** When `reasoning` goes back as `reasoning_content`. Default `'when-present'`. */
@@ -55,17 +48,10 @@ export interface OpenAIModelOptions {
 export type OpenAIApi = 'chat' | 'responses';
 
 /** The options, checked, with defaults filled in. */
-export interface ResolvedOptions {
+export interface ResolvedOptions extends ResolvedTransport {
   readonly api: OpenAIApi;
   readonly target: RequestTarget;
   readonly model: string;
-  readonly headers: Headers;
-  readonly secrets: readonly string[];
-  readonly timeoutMs: number;
-  readonly idleTimeoutMs: number;
-  readonly maxRetries: number;
-  readonly maxRetryDelayMs: number;
-  readonly fetch: typeof globalThis.fetch;
   readonly includeUsage: boolean;
   readonly sendReasoning: SendReasoning;
   readonly thinkTags: boolean;
@@ -75,15 +61,14 @@ export interface ResolvedOptions {
 }
 
 /** Default overall deadline of one call, retries included: 10 minutes, as the official SDKs allow. */
-export const DEFAULT_TIMEOUT_MS = 600_000;
+export const DEFAULT_TIMEOUT_MS = DEFAULT_MODEL_TIMEOUT_MS;
 /** Default longest silence: long enough for a slow first token, far shorter than the deadline. */
-export const DEFAULT_IDLE_TIMEOUT_MS = 120_000;
+export const DEFAULT_IDLE_TIMEOUT_MS = DEFAULT_MODEL_IDLE_TIMEOUT_MS;
 /** Default retries after a retryable failure, as the official SDKs do. */
-export const DEFAULT_MAX_RETRIES = 2;
+export const DEFAULT_MAX_RETRIES = DEFAULT_MODEL_MAX_RETRIES;
 /** Default longest wait between attempts; a server asking for more gets its error surfaced. */
-export const DEFAULT_MAX_RETRY_DELAY_MS = 60_000;
+export const DEFAULT_MAX_RETRY_DELAY_MS = DEFAULT_MODEL_MAX_RETRY_DELAY_MS;
 
-const CREDENTIAL_HEADER = /authorization|api-key|token|secret/i;
 const SEND_REASONING: ReadonlySet<string> = new Set<SendReasoning>(['when-present', 'with-tool-calls', 'never']);
 
 /** Checks the options and fills in defaults. Throws `OpenAIError('INVALID_CONFIG')` naming the bad option. */
@@ -98,28 +83,15 @@ export function resolveOptions(options: OpenAIModelOptions): ResolvedOptions {
   if (options.acceptsImages !== undefined && typeof options.acceptsImages !== 'boolean') throw invalid(`acceptsImages must be true or false, got ${JSON.stringify(options.acceptsImages)}.`);
   const api = options.api ?? 'chat';
   if (api !== 'chat' && api !== 'responses') throw invalid(`api must be 'chat' or 'responses', got ${JSON.stringify(api)}.`);
-  const fetchImpl = options.fetch ?? globalThis.fetch;
-  if (typeof fetchImpl !== 'function') throw invalid('fetch must be a function.');
-
-  const headers = new Headers({ 'content-type': 'application/json', accept: 'text/event-stream, application/json' });
-  if (options.apiKey !== '') headers.set('authorization', `Bearer ${options.apiKey}`);
-  const secrets = [options.apiKey];
-  for (const [name, value] of Object.entries(options.headers ?? {})) {
-    headers.set(name, value);
-    if (CREDENTIAL_HEADER.test(name)) secrets.push(value, value.replace(/^bearer\s+/i, ''));
-  }
+  const defaultHeaders: Record<string, string> = { 'content-type': 'application/json', accept: 'text/event-stream, application/json' };
+  if (options.apiKey !== '') defaultHeaders.authorization = `Bearer ${options.apiKey}`;
+  const transport = resolveTransport(options, options.apiKey, defaultHeaders, invalid);
 
   return {
+    ...transport,
     api,
     target: requestTarget(options.baseURL, api === 'responses' ? '/responses' : '/chat/completions'),
     model: options.model.trim(),
-    headers,
-    secrets,
-    timeoutMs: duration(options.timeoutMs, 'timeoutMs', DEFAULT_TIMEOUT_MS),
-    idleTimeoutMs: duration(options.idleTimeoutMs, 'idleTimeoutMs', DEFAULT_IDLE_TIMEOUT_MS),
-    maxRetries: count(options.maxRetries, 'maxRetries', DEFAULT_MAX_RETRIES),
-    maxRetryDelayMs: duration(options.maxRetryDelayMs, 'maxRetryDelayMs', DEFAULT_MAX_RETRY_DELAY_MS),
-    fetch: fetchImpl,
     includeUsage: options.includeUsage ?? true,
     sendReasoning,
     thinkTags: options.thinkTags ?? false,
@@ -127,18 +99,6 @@ export function resolveOptions(options: OpenAIModelOptions): ResolvedOptions {
     extraBody: options.extraBody,
     onRetry: options.onRetry,
   };
-}
-
-function duration(value: number | undefined, name: string, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || Number.isNaN(value) || value <= 0) throw invalid(`${name} must be a positive number of milliseconds (or Infinity), got ${String(value)}.`);
-  return value;
-}
-
-function count(value: number | undefined, name: string, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < 0) throw invalid(`${name} must be a whole number >= 0, got ${String(value)}.`);
-  return value;
 }
 
 function invalid(message: string): OpenAIError {
