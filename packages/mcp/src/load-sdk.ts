@@ -23,6 +23,7 @@ export interface ClientSdk {
   readonly ResultSchema: typeof TypesModule.ResultSchema;
   readonly ToolListChangedNotificationSchema: typeof TypesModule.ToolListChangedNotificationSchema;
   readonly PromptListChangedNotificationSchema: typeof TypesModule.PromptListChangedNotificationSchema;
+  readonly ResourceUpdatedNotificationSchema: typeof TypesModule.ResourceUpdatedNotificationSchema;
   readonly ElicitRequestSchema: typeof TypesModule.ElicitRequestSchema;
   readonly CreateMessageRequestSchema: typeof TypesModule.CreateMessageRequestSchema;
   readonly ListRootsRequestSchema: typeof TypesModule.ListRootsRequestSchema;
@@ -87,6 +88,7 @@ export const loadClientSdk: () => Promise<ClientSdk> = loadOnce(async () => {
     ResultSchema: types.ResultSchema,
     ToolListChangedNotificationSchema: types.ToolListChangedNotificationSchema,
     PromptListChangedNotificationSchema: types.PromptListChangedNotificationSchema,
+    ResourceUpdatedNotificationSchema: types.ResourceUpdatedNotificationSchema,
     ElicitRequestSchema: types.ElicitRequestSchema,
     CreateMessageRequestSchema: types.CreateMessageRequestSchema,
     ListRootsRequestSchema: types.ListRootsRequestSchema,

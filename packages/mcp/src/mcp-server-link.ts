@@ -12,6 +12,7 @@ import { runToolTask } from './run-tool-task.js';
 import { answerElicitation } from './client-requests/answer-elicitation.js';
 import { answerSampling } from './client-requests/answer-sampling.js';
 import type { AskApprover, CallsInFlight } from './client-requests/server-request-call.js';
+import type { ResourceUpdates } from './resource-updates.js';
 
 /** What a request can be aborted by: a tool call's `exec`, or any signal. */
 export interface AbortSource {
@@ -45,6 +46,8 @@ export class McpServerLink implements CallsInFlight {
   #closed = false;
   #refreshing: Promise<void> | undefined;
   #refreshAgain = false;
+  /** The resources the model subscribed to on this server (set by the plugin when the server offers subscriptions). */
+  resourceUpdates: ResourceUpdates | undefined;
 
   constructor(
     private readonly options: ResolvedServerOptions,
@@ -149,6 +152,11 @@ export class McpServerLink implements CallsInFlight {
   /** True when the server of the current session offers resources (its `resources` capability). */
   get offersResources(): boolean {
     return this.#session?.client.getServerCapabilities()?.resources !== undefined;
+  }
+
+  /** True when the server of the current session lets a client subscribe to resource updates (`resources.subscribe`). */
+  get offersResourceSubscriptions(): boolean {
+    return this.#session?.client.getServerCapabilities()?.resources?.subscribe === true;
   }
 
   /** True when the server of the current session offers prompts (its `prompts` capability). */
@@ -259,6 +267,7 @@ export class McpServerLink implements CallsInFlight {
       const tools = await this.#listTools(fresh);
       this.onTools(tools);
       this.onPromptsChanged();
+      this.#resubscribe(fresh);
       return fresh;
     } catch (error) {
       if (error instanceof ToolCallError) throw error;
@@ -278,10 +287,20 @@ export class McpServerLink implements CallsInFlight {
     try {
       const session = await starting;
       session.client.setNotificationHandler(this.sdk.PromptListChangedNotificationSchema, () => this.onPromptsChanged());
+      session.client.setNotificationHandler(this.sdk.ResourceUpdatedNotificationSchema, (notification) => this.resourceUpdates?.updated(notification.params.uri));
       this.#session = session;
       return session;
     } finally {
       if (this.#starting === starting) this.#starting = undefined;
+    }
+  }
+
+  /** A new session knows none of the old one's subscriptions: they are sent again, each failure logged. */
+  #resubscribe(session: McpSession): void {
+    for (const uri of this.resourceUpdates?.subscribed() ?? []) {
+      session.client.request({ method: 'resources/subscribe', params: { uri } }, this.sdk.ResultSchema, { timeout: this.options.idleTimeoutMs }).catch((error: unknown) => {
+        this.logger.warn({ server: this.options.name, uri, err: error }, 'could not subscribe again to a resource after the MCP server restarted');
+      });
     }
   }
 

@@ -1,4 +1,4 @@
-import { definePlugin, ToolCallError, type JsonSchema, type Plugin, type ToolDefinition } from '@weir/core';
+import { definePlugin, namespacedName, ToolCallError, type JsonSchema, type Plugin, type ToolDefinition } from '@weir/core';
 import { McpPromptList } from './mcp-prompt-list.js';
 import { readPromptResult, type McpPrompt, type McpPromptResult } from './mcp-prompts.js';
 import { describeTool, type McpToolInfo } from './describe-tool.js';
@@ -8,7 +8,8 @@ import { renderToolValue } from './mcp-tool-value.js';
 import { resolveServerOptions, type McpServerOptions } from './mcp-server-options.js';
 import { McpToolSet } from './mcp-tool-set.js';
 import { resolveTier } from './resolve-tier.js';
-import { resourceTool } from './resource-tool.js';
+import { RESOURCE_TOOL, resourceTool } from './resource-tool.js';
+import { ResourceUpdates } from './resource-updates.js';
 import { ToolPins } from './tool-pins.js';
 
 /** The plugin `mcpServer` makes: a plugin, and the server's prompts once it is loaded. */
@@ -106,7 +107,14 @@ export function mcpServer(options: McpServerOptions): McpServerPlugin {
       loaded = { link, prompts };
       if (link.offersResources) {
         try {
-          ctx.tools.register(resourceTool(resolved.name, link) as ToolDefinition, { server: resolved.name });
+          const updates = new ResourceUpdates(resolved.name, namespacedName(resolved.name, RESOURCE_TOOL));
+          ctx.tools.register(resourceTool(resolved.name, link, updates) as ToolDefinition, { server: resolved.name });
+          link.resourceUpdates = updates;
+          // A change the server announced is told beside the next tool result; nothing pending, nothing built.
+          ctx.hooks.postExecute.tap(() => {
+            const note = updates.take();
+            return note === undefined ? undefined : { action: 'addContext', text: note };
+          });
         } catch (error) {
           // A server tool of that name keeps it; its resources are then not offered.
           ctx.logger.warn({ err: error, server: resolved.name }, `the resources of the MCP server "${resolved.name}" are not offered: ${error instanceof Error ? error.message : String(error)}`);

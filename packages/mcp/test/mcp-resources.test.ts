@@ -38,3 +38,39 @@ describe('a server\'s resources, through one tool per server', () => {
     expect(await call('everything__resources', { action: 'read', uri: 'demo://resource/none' })).toMatchObject({ ok: false, error: { code: 'MCP_ERROR' } });
   });
 });
+
+describe('resource templates and subscriptions', () => {
+  it('lists the resource templates a server reads', async () => {
+    const listed = await call('everything__resources', { action: 'templates' });
+    expect(listed).toMatchObject({ ok: true });
+    expect(listed.content).toMatch(/demo:\/\/resource\/dynamic\/text\/\{[^}]+\}/);
+  });
+
+  it('a subscribed resource that changes is told beside the next tool result, once; after unsubscribe, never', async () => {
+    const listed = await call('everything__resources', { action: 'list' });
+    const uri = /demo:\/\/resource\/static\/document\/[^\s]+/.exec(listed.content)![0];
+    expect(await call('everything__resources', { action: 'subscribe', uri })).toMatchObject({ ok: true, content: expect.stringContaining(`Subscribed to ${uri}`) });
+    expect((await call('everything__resources', { action: 'subscribe', uri })).content).toContain('Already subscribed');
+    // The server sends an update for each subscribed resource at once, then every 5 s.
+    const toggled = await call('everything__toggle-subscriber-updates', {});
+    expect(toggled.ok).toBe(true);
+    // The first update may come before the toggle's own answer, and is then told beside it.
+    let told = toggled.context.find((line) => line.includes(uri));
+    for (let tries = 0; tries < 200 && told === undefined; tries += 1) {
+      const echoed = await call('everything__echo', { message: 'hi' });
+      told = echoed.context.find((line) => line.includes(uri));
+      if (told === undefined) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(told).toMatch(/^\[mcp: A resource of the server "everything" you subscribed to changed: demo:\/\/resource\/static\/document\/\S+\. Read it again with everything__resources action "read"/);
+    // Told once: the next result carries nothing until the server speaks again.
+    expect((await call('everything__echo', { message: 'again' })).context).toEqual([]);
+
+    await call('everything__toggle-subscriber-updates', {});
+    expect(await call('everything__resources', { action: 'unsubscribe', uri })).toMatchObject({ ok: true, content: `Unsubscribed from ${uri}.` });
+    expect((await call('everything__resources', { action: 'unsubscribe', uri })).content).toBe(`Not subscribed to ${uri}.`);
+  }, 30_000);
+
+  it('subscribe needs a uri', async () => {
+    expect(await call('everything__resources', { action: 'subscribe' })).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENTS' } });
+  });
+});
