@@ -38,6 +38,8 @@ const MIGRATIONS: readonly ((schema: string) => string)[] = [
   // When an append last wrote or reused the blob: garbage collection keeps blobs touched recently,
   // so an append that reuses a blob between the collector's look and its delete keeps it.
   (s) => `ALTER TABLE "${s}".blobs ADD COLUMN touched timestamptz NOT NULL DEFAULT now();`,
+  // list pages by (updated, id), newest first, compared byte by byte: one index range per page.
+  (s) => `CREATE INDEX sessions_listing ON "${s}".sessions (updated COLLATE "C" DESC, id COLLATE "C" DESC);`,
 ];
 
 /** The latest schema version this package knows. */

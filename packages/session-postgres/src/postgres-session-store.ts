@@ -1,6 +1,6 @@
 import { deepFreeze, HarnessError, isHarnessError, type Logger, type SessionMeta, type SessionRecord } from '@weir/core';
 import { createSessionId, type BlobCollection, type CreateSessionOptions, type ForkSessionOptions, type OpenSessionOptions, type SessionStore, type SessionSummary } from '@weir/session';
-import { assertSessionId, blobRefsOf, byUpdatedDescending, checkListOptions, pageOfSummaries, encodeRecord, externalizeImages, inlineImages, planFork, prepareRecord, summarizeSession, type ImageBlob } from '@weir/session/store-kit';
+import { assertSessionId, blobRefsOf, checkListOptions, encodeRecord, externalizeImages, inlineImages, planFork, prepareRecord, summarizeSession, type ImageBlob } from '@weir/session/store-kit';
 import type { Pool } from 'pg';
 import { decodeRecords } from './decode-records.js';
 import { migrateSessionSchema } from './migrate-session-schema.js';
@@ -161,12 +161,17 @@ export function createPostgresSessionStore(options: PostgresSessionStoreOptions)
       // Checked before any query: a wrong page is the caller's mistake, not the database's.
       if (options !== undefined) checkListOptions(options);
       await ready();
-      const { rows } = await pool.query<{ id: string; updated: string; bodies: string[] }>(sql.selectAll);
-      const summaries: SessionSummary[] = rows.map((row) => {
-        const decoded = decodeRecords(row.id, row.bodies);
-        return summarizeSession(row.id, decoded.ok ? decoded.records : [], row.updated, !decoded.ok);
+      // The page is chosen by the sessions' rows; only its sessions' records are read and summarized.
+      const after = options?.after;
+      const page = await pool.query<{ id: string; updated: string }>(sql.selectPage, [after?.updated ?? null, after?.id ?? null, options?.limit ?? null]);
+      if (page.rows.length === 0) return [];
+      const { rows } = await pool.query<{ id: string; bodies: string[] }>(sql.selectBodiesOf, [page.rows.map((row) => row.id)]);
+      const bodiesOf = new Map(rows.map((row) => [row.id, row.bodies]));
+      return page.rows.map((row) => {
+        const decoded = decodeRecords(row.id, bodiesOf.get(row.id) ?? []);
+        // The row's time orders the page and keys the next one, so the summary shows that time.
+        return { ...summarizeSession(row.id, decoded.ok ? decoded.records : [], row.updated, !decoded.ok), updated: row.updated };
       });
-      return pageOfSummaries(summaries.sort(byUpdatedDescending), options);
     },
 
     async delete(id) {

@@ -40,9 +40,20 @@ export function sessionQueries(schema: string) {
     releaseSession: `UPDATE ${s}.sessions SET lease_until = NULL WHERE id = $1 AND epoch = $2`,
     /** $1 id. */
     selectRecords: `SELECT body FROM ${s}.records WHERE session_id = $1 ORDER BY seq`,
-    selectAll: `
-      SELECT s.id, s.updated, array_agg(r.body ORDER BY r.seq) AS bodies
-      FROM ${s}.sessions s JOIN ${s}.records r ON r.session_id = s.id GROUP BY s.id, s.updated`,
+    /**
+     * $1 after's updated (or null), $2 after's id, $3 limit (or null for all): one keyset page of
+     * the listing order, most recently updated first, then by id, compared byte by byte (COLLATE "C")
+     * as JavaScript compares the strings; served by the sessions_listing index.
+     */
+    selectPage: `
+      SELECT id, updated FROM ${s}.sessions
+      WHERE $1::text IS NULL OR (updated COLLATE "C", id COLLATE "C") < ($1::text COLLATE "C", $2::text COLLATE "C")
+      ORDER BY updated COLLATE "C" DESC, id COLLATE "C" DESC
+      LIMIT $3`,
+    /** $1 ids: the records of those sessions only, in order. */
+    selectBodiesOf: `
+      SELECT session_id AS id, array_agg(body ORDER BY seq) AS bodies
+      FROM ${s}.records WHERE session_id = ANY($1::text[]) GROUP BY session_id`,
     /** $1 hash, $2 bytes. */
     insertBlob: `INSERT INTO ${s}.blobs (hash, bytes) VALUES ($1, $2) ON CONFLICT (hash) DO UPDATE SET touched = now()`,
     /** $1 id: the session row, locked for a delete, with whether a writer holds it. */

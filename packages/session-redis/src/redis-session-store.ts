@@ -105,6 +105,17 @@ export function createRedisSessionStore(options: RedisSessionStoreOptions): Sess
     return { ok: true as const, records: scan.records };
   };
 
+  // The replies of one pipeline of commands, in order; the first failed command's error is thrown.
+  const replies = async <T>(commands: readonly (readonly [string, ...(string | number)[]])[]): Promise<T[]> => {
+    if (commands.length === 0) return [];
+    const results = (await redis.pipeline(commands.map((command) => [...command])).exec()) ?? [];
+    return commands.map((_, i) => {
+      const [error, value] = results[i] ?? [new Error('no reply')];
+      if (error) throw error;
+      return value as T;
+    });
+  };
+
   const resolveBlobs = async (records: readonly SessionRecord[]): Promise<readonly SessionRecord[]> => {
     const refs = [...new Set(records.flatMap((record) => blobRefsOf(record as unknown as Record<string, unknown>)))];
     if (refs.length === 0) return records;
@@ -179,17 +190,17 @@ export function createRedisSessionStore(options: RedisSessionStoreOptions): Sess
     async list(options) {
       if (options !== undefined) checkListOptions(options);
       const ids = await redis.smembers(keys.sessions);
-      const pipeline = redis.pipeline();
-      for (const id of ids) pipeline.lrange(keys.records(id), 0, -1);
-      const results = (await pipeline.exec()) ?? [];
-      const summaries: SessionSummary[] = [];
-      for (const [i, id] of ids.entries()) {
-        const [error, bodies] = results[i] ?? [new Error('no reply')];
-        if (error) throw error;
-        const decoded = decode(id, bodies as string[]);
-        summaries.push(summarizeSession(id, decoded.ok ? decoded.records : [], new Date(0).toISOString(), !decoded.ok));
-      }
-      return pageOfSummaries(summaries.sort(byUpdatedDescending), options);
+      // The page is chosen by each session's last record (its time orders the listing): one record
+      // a session is read for that, and the whole records only of the page's sessions.
+      const lasts = await replies<string | null>(ids.map((id) => ['lindex', keys.records(id), -1]));
+      const keyed = ids.map((id, i) => ({ id, updated: timeOf(lasts[i] ?? null) }));
+      const page = pageOfSummaries(keyed.sort(byUpdatedDescending), options);
+      const bodies = await replies<string[]>(page.map(({ id }) => ['lrange', keys.records(id), 0, -1]));
+      return page.map(({ id, updated }, i) => {
+        const decoded = decode(id, bodies[i] ?? []);
+        // The key that placed it on the page is the time it shows, so `after` always finds its place.
+        return { ...summarizeSession(id, decoded.ok ? decoded.records : [], updated, !decoded.ok), updated };
+      });
     },
 
     async delete(id) {
@@ -228,3 +239,16 @@ async function guard<T>(doing: string, step: () => Promise<T>): Promise<T> {
     throw new HarnessError('SESSION_WRITE_FAILED', `${doing} failed: ${(error as Error).message}`, { cause: error });
   }
 }
+
+/** The time of a record body (its `at`), or the epoch when it is missing or unreadable (a damaged session still lists). */
+function timeOf(body: string | null): string {
+  if (body === null) return EPOCH;
+  try {
+    const at = (JSON.parse(body) as { at?: unknown }).at;
+    return typeof at === 'string' ? at : EPOCH;
+  } catch {
+    return EPOCH;
+  }
+}
+
+const EPOCH = new Date(0).toISOString();

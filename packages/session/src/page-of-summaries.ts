@@ -1,12 +1,12 @@
-import { byUpdatedDescending } from './summarize-session.js';
-import type { ListSessionsOptions, SessionSummary } from './session-store.js';
+import { byUpdatedDescending, type ListingKey } from './summarize-session.js';
+import type { ListSessionsOptions } from './session-store.js';
 
 /**
- * The page `options` ask for of summaries sorted by `byUpdatedDescending`: those after `after` in
+ * The page `options` ask for of summaries (or their keys alone: a store may page before it summarizes) sorted by `byUpdatedDescending`: those after `after` in
  * that order, at most `limit`. Throws `TypeError` for options a caller got wrong (the store's
  * `list` rejects with it).
  */
-export function pageOfSummaries(sorted: readonly SessionSummary[], options: ListSessionsOptions | undefined): SessionSummary[] {
+export function pageOfSummaries<T extends ListingKey>(sorted: readonly T[], options: ListSessionsOptions | undefined): T[] {
   if (options === undefined) return [...sorted];
   checkListOptions(options);
   const { limit, after } = options;
@@ -25,8 +25,8 @@ export function checkListOptions(options: ListSessionsOptions): void {
 }
 
 // The first index whose summary sorts after `after` (binary search: the summaries are sorted).
-function firstAfter(sorted: readonly SessionSummary[], after: { readonly updated: string; readonly id: string }): number {
-  const probe = { updated: after.updated, id: after.id } as SessionSummary;
+function firstAfter(sorted: readonly ListingKey[], after: ListingKey): number {
+  const probe: ListingKey = { updated: after.updated, id: after.id };
   let low = 0;
   let high = sorted.length;
   while (low < high) {

@@ -30,7 +30,13 @@ function shorten(text: string): string | undefined {
   return chars.length <= TITLE_CHARS ? line : `${chars.slice(0, TITLE_CHARS - 1).join('')}…`;
 }
 
+/** What orders a listing: a session's id and the time of its last record. */
+export interface ListingKey {
+  readonly updated: string;
+  readonly id: string;
+}
+
 /** Sorts summaries most recently updated first (ISO 8601 strings of one format compare as times). */
-export function byUpdatedDescending(a: SessionSummary, b: SessionSummary): number {
+export function byUpdatedDescending(a: ListingKey, b: ListingKey): number {
   return a.updated < b.updated ? 1 : a.updated > b.updated ? -1 : a.id < b.id ? 1 : -1;
 }

@@ -11,6 +11,7 @@ export type { LogDamage, LogScan, TornTail } from '../scan-session-log.js';
 export { planFork } from '../plan-fork.js';
 export type { ForkPlan } from '../plan-fork.js';
 export { byUpdatedDescending, summarizeSession } from '../summarize-session.js';
+export type { ListingKey } from '../summarize-session.js';
 export { checkListOptions, pageOfSummaries } from '../page-of-summaries.js';
 export { blobRefsOf, externalizeImages, inlineImages } from '../image-blobs.js';
 export type { BlobLookup, ImageBlob } from '../image-blobs.js';
