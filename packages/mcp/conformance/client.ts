@@ -2,23 +2,42 @@
 // and names the scenario in MCP_CONFORMANCE_SCENARIO. It is mcpServer({ url }) and an approver that
 // accepts what it is shown (the scenario's server asks to "accept with defaults": the approver is
 // shown the form filled with its schema's defaults, and accepting sends them).
+// For the `auth/*` scenarios it is mcpServer({ url, oauth }) with the token store in a weir home of
+// its own (a temporary folder, removed at the end), and `oauth.authorize` standing in for the
+// person's browser: the suite's authorization server approves at once, so the "browser" visits the
+// authorization URL and follows its redirect to weir's loopback listener, as a browser would.
 // Run: conformance client --command "tsx --conditions=@weir/source conformance/client.ts" --scenario initialize
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createHarness, definePlugin } from '@weir/core';
-import { mcpServer } from '../src/index.js';
+import { mcpServer, type McpOAuthOptions } from '../src/index.js';
 
 const url = process.argv.at(-1)!;
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
+const auth = scenario.startsWith('auth/');
+const home = auth ? mkdtempSync(join(tmpdir(), 'weir-conformance-')) : undefined;
+if (home !== undefined) process.env.WEIR_HOME = home;
+
+/** The browser: visits the authorization URL and follows the redirects back to the loopback listener. */
+async function browse(authorizationUrl: URL): Promise<void> {
+  const response = await fetch(authorizationUrl, { redirect: 'follow' });
+  await response.body?.cancel();
+}
+
+const oauth: McpOAuthOptions | undefined = auth ? { authorize: (at) => void browse(at).catch((error: unknown) => process.stderr.write(`browser: ${String(error)}\n`)), loginTimeoutMs: 20_000 } : undefined;
 const harness = createHarness();
 let failed = false;
 try {
   await harness.use(definePlugin({ name: 'conformance-approver', setup: (ctx) => void ctx.approval.setResponder(() => ({ decision: 'allow' })) }));
-  await harness.use(mcpServer({ name: 'conformance', url, tiers: { '*': 'read-only' } }));
+  await harness.use(mcpServer({ name: 'conformance', url, tiers: { '*': 'read-only' }, ...(oauth === undefined ? {} : { oauth }) }));
   const calls: Record<string, { name: string; arguments: Record<string, unknown> }> = {
     tools_call: { name: 'conformance__add_numbers', arguments: { a: 5, b: 3 } },
     'sse-retry': { name: 'conformance__test_reconnection', arguments: {} },
     'elicitation-sep1034-client-defaults': { name: 'conformance__test_client_elicitation_defaults', arguments: {} },
   };
-  const call = calls[scenario];
+  // The auth scenarios' server has one tool, `test-tool`; some ask for more scope to call it.
+  const call = auth ? { name: 'conformance__test-tool', arguments: {} } : calls[scenario];
   if (call !== undefined) {
     const result = await harness.executeToolCall({ id: 'conformance-1', ...call });
     process.stdout.write(`${result.ok ? 'ok' : 'error'}: ${result.content}\n`);
@@ -29,5 +48,6 @@ try {
   failed = true;
 } finally {
   await harness.close();
+  if (home !== undefined) rmSync(home, { recursive: true, force: true });
 }
 process.exit(failed ? 1 : 0);

@@ -1,5 +1,6 @@
 // Type-only imports are erased: the SDK itself is loaded by `loadClientSdk` and `loadServerSdk`,
 // when a server is started or a harness is served.
+import type * as AuthModule from '@modelcontextprotocol/sdk/client/auth.js';
 import type * as ClientModule from '@modelcontextprotocol/sdk/client/index.js';
 import type * as SseModule from '@modelcontextprotocol/sdk/client/sse.js';
 import type * as StreamableHttpClientModule from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -27,6 +28,10 @@ export interface ClientSdk {
   readonly ElicitRequestSchema: typeof TypesModule.ElicitRequestSchema;
   readonly CreateMessageRequestSchema: typeof TypesModule.CreateMessageRequestSchema;
   readonly ListRootsRequestSchema: typeof TypesModule.ListRootsRequestSchema;
+  /** The OAuth client flow (discovery, registration, PKCE, code exchange, refresh) run on a server's 401 or 403. */
+  readonly auth: typeof AuthModule.auth;
+  /** The `resource_metadata`, `scope` and `error` of a response's `WWW-Authenticate` challenge. */
+  readonly extractWWWAuthenticateParams: typeof AuthModule.extractWWWAuthenticateParams;
 }
 
 /** The parts of the SDK a server needs. */
@@ -70,12 +75,14 @@ function loadOnce<T>(load: () => Promise<T>): () => Promise<T> {
  * CLI that lists its plugins should not pay for them at start.
  */
 export const loadClientSdk: () => Promise<ClientSdk> = loadOnce(async () => {
-  const [client, sse, streamableHttp, framing, types] = await Promise.all([
+  const [client, sse, streamableHttp, framing, types, auth] = await Promise.all([
     import('@modelcontextprotocol/sdk/client/index.js'),
     import('@modelcontextprotocol/sdk/client/sse.js'),
     import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
     import('@modelcontextprotocol/sdk/shared/stdio.js'),
     import('@modelcontextprotocol/sdk/types.js'),
+    // Already a dependency of the Streamable HTTP transport: no more modules are loaded for it.
+    import('@modelcontextprotocol/sdk/client/auth.js'),
   ]);
   return {
     Client: client.Client,
@@ -92,6 +99,8 @@ export const loadClientSdk: () => Promise<ClientSdk> = loadOnce(async () => {
     ElicitRequestSchema: types.ElicitRequestSchema,
     CreateMessageRequestSchema: types.CreateMessageRequestSchema,
     ListRootsRequestSchema: types.ListRootsRequestSchema,
+    auth: auth.auth,
+    extractWWWAuthenticateParams: auth.extractWWWAuthenticateParams,
   };
 });
 

@@ -6,7 +6,7 @@ import type { ResolvedServerOptions } from './mcp-server-options.js';
 import { McpServerError } from './mcp-server-error.js';
 import { StdioProcessTransport } from './stdio-process-transport.js';
 import type { ResolvedOAuth } from './oauth/oauth-options.js';
-import { listenForRedirect } from './oauth/redirect-listener.js';
+import { LoginFetch, LoginPendingError } from './oauth/login-fetch.js';
 import { TokenStore } from './oauth/token-store.js';
 import { WeirOAuthProvider } from './oauth/weir-oauth-provider.js';
 
@@ -95,9 +95,10 @@ export async function openMcpSession(options: ResolvedServerOptions, sdk: Client
 
 /**
  * Streamable HTTP with an OAuth login (no HTTP+SSE fallback: a server that asks for OAuth speaks
- * the newer transport). The SDK's `auth()` runs on each 401: with a stored token it refreshes;
- * without one it discovers, registers and sends the person to log in, and the connect fails. Then
- * the browser's code is awaited on the loopback redirect, exchanged, and the connect made again.
+ * the newer transport). The transport's `fetch` is a `LoginFetch`: on a 401 (or a 403 asking for
+ * more scope), on any request of the session, it refreshes or logs in and sends the request again.
+ * While connecting, a login that needs the person fails the connect at once; the login is then
+ * awaited here, outside the connect's timeout, and the connect made again.
  */
 async function connectWithLogin(
   options: ResolvedServerOptions & { readonly kind: 'http' },
@@ -108,27 +109,55 @@ async function connectWithLogin(
   describe: string,
 ): Promise<McpSession> {
   const store = new TokenStore(oauth.tokenFile);
-  const listener = await listenForRedirect(oauth.redirectPort ?? portOf(store.read().redirectUri));
+  const provider = new WeirOAuthProvider(store, oauth);
+  const login = new LoginFetch({ name: options.name, describe, url: options.url }, provider, oauth, sdk, () => portOf(store.read().redirectUri));
+  const open = () => new sdk.StreamableHTTPClientTransport(options.url, { requestInit, fetch: login.fetch });
   try {
-    const provider = new WeirOAuthProvider(store, oauth, listener);
-    const open = () => new sdk.StreamableHTTPClientTransport(options.url, { requestInit, authProvider: provider });
-    const first = open();
+    let session: McpSession;
     try {
-      return await connect(options, sdk, handlers, first, 'streamable-http', describe, noStderr, noPid);
+      session = await connect(options, sdk, handlers, open(), 'streamable-http', describe, noStderr, noPid);
     } catch (error) {
-      if (provider.login === undefined) throw error;
-      let code: string;
+      const failedLogin = causeOf(error, (cause) => cause instanceof McpServerError && cause.code === 'MCP_AUTH_FAILED');
+      if (failedLogin !== undefined) throw failedLogin;
+      const pending = causeOf(error, (cause) => cause instanceof LoginPendingError);
+      if (!(pending instanceof LoginPendingError)) throw error;
       try {
-        code = await provider.login;
-        await first.finishAuth(code);
+        await pending.login;
       } catch (loginError) {
         throw new McpServerError('MCP_AUTH_FAILED', options.name, `Could not log in to ${describe}: ${message(loginError)}.`, '', { cause: loginError });
       }
-      return await connect(options, sdk, handlers, open(), 'streamable-http', describe, noStderr, noPid);
+      session = await connect(options, sdk, handlers, open(), 'streamable-http', describe, noStderr, noPid);
     }
-  } finally {
-    await listener.close();
+    login.waitForLogins = true;
+    const opened = session;
+    return {
+      client: opened.client,
+      kind: opened.kind,
+      get pid() {
+        return opened.pid;
+      },
+      get closed() {
+        return opened.closed;
+      },
+      stderrTail: opened.stderrTail,
+      // A login under way (a step-up during a call) ends with the session, and its listener with it.
+      close: async () => {
+        await login.close();
+        await opened.close();
+      },
+    };
+  } catch (error) {
+    await login.close();
+    throw error;
   }
+}
+
+/** The first error in `error`'s cause chain (itself included) that `test` accepts. */
+function causeOf(error: unknown, test: (cause: unknown) => boolean): unknown {
+  for (let cause: unknown = error, depth = 0; cause !== undefined && depth < 4; cause = (cause as { cause?: unknown }).cause, depth += 1) {
+    if (test(cause)) return cause;
+  }
+  return undefined;
 }
 
 function portOf(uri: string | undefined): number | undefined {

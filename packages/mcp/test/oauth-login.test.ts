@@ -58,7 +58,7 @@ describe('OAuth 2.1 against a loopback authorization server and resource server'
       expect(statSync(tokenFile()).mode & 0o777).toBe(0o600);
       expect(statSync(join(dir, 'home', 'mcp-oauth')).mode & 0o777).toBe(0o700);
       const stored = JSON.parse(readFileSync(tokenFile(), 'utf8')) as { tokens: { access_token: string; refresh_token: string } };
-      expect(world.access.get(stored.tokens.access_token)).toEqual({ aud: world.mcpUrl, revoked: false });
+      expect(world.access.get(stored.tokens.access_token)).toEqual({ aud: world.mcpUrl, scope: '', revoked: false });
       // Never logged.
       expect(lines.join('\n')).not.toContain(stored.tokens.access_token);
       expect(lines.join('\n')).not.toContain(stored.tokens.refresh_token);

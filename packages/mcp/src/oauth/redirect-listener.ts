@@ -79,6 +79,9 @@ export async function listenForRedirect(port: number | undefined): Promise<Redir
       }),
     close: () =>
       new Promise<void>((resolve) => {
+        // A login still waited for ends now, not at its timeout: its timer would keep the process up.
+        waiting?.reject(new Error('the login was abandoned: the connection to the server was closed'));
+        waiting = undefined;
         server.close(() => resolve());
         server.closeAllConnections();
       }),

@@ -8,28 +8,37 @@ import type { TokenStore } from './token-store.js';
 /**
  * What the SDK's `auth()` asks of a client: weir's registration metadata, the login kept in the
  * token store, and the person shown the authorization URL. The SDK does the protocol: metadata
- * discovery, dynamic registration, PKCE, the code exchange and refresh.
+ * discovery, dynamic registration, PKCE, the code exchange and refresh. Each login listens for the
+ * browser's return on a loopback listener of its own, given with `useRedirect` before `auth()` runs.
  */
 export class WeirOAuthProvider implements OAuthClientProvider {
   readonly #store: TokenStore;
   readonly #options: ResolvedOAuth;
-  readonly #listener: RedirectListener;
-  readonly #redirectUrl: string;
+  #listener: RedirectListener | undefined;
+  #redirectUrl: string;
   #verifier: string | undefined;
   #discovery: OAuthDiscoveryState | undefined;
   #state: string | undefined;
-  /** The code the browser brings back, once the SDK sent the person to log in; the connect that failed waits for it. */
-  login: Promise<string> | undefined;
+  #code: Promise<string> | undefined;
+  /**
+   * False during a login for more scope: a refresh cannot widen a grant (RFC 6749 section 6), so
+   * `auth()` must not be shown the refresh token, and sends the person to log in instead.
+   */
+  mayRefresh = true;
 
-  constructor(store: TokenStore, options: ResolvedOAuth, listener: RedirectListener) {
+  constructor(store: TokenStore, options: ResolvedOAuth) {
     this.#store = store;
     this.#options = options;
+    // Never empty: the SDK takes a provider without a redirect URL for a non-interactive client.
+    this.#redirectUrl = store.read().redirectUri ?? 'http://127.0.0.1/callback';
+  }
+
+  /** The listener the next login's browser comes back to. A registration made for another redirect (another port) is of no use: it is dropped, and `auth()` registers again. */
+  useRedirect(listener: RedirectListener): void {
     this.#listener = listener;
-    const redirectUrl = listener.url;
-    this.#redirectUrl = redirectUrl;
-    // A registration made for another redirect (another port) is of no use: register again.
-    const stored = store.read();
-    if (stored.client !== undefined && stored.redirectUri !== redirectUrl) store.update({ client: undefined, redirectUri: undefined });
+    this.#redirectUrl = listener.url;
+    const stored = this.#store.read();
+    if (stored.client !== undefined && stored.redirectUri !== listener.url) this.#store.update({ client: undefined, redirectUri: undefined });
   }
 
   get redirectUrl(): string {
@@ -61,7 +70,10 @@ export class WeirOAuthProvider implements OAuthClientProvider {
   }
 
   tokens(): OAuthTokens | undefined {
-    return this.#store.read().tokens;
+    const tokens = this.#store.read().tokens;
+    if (tokens === undefined || this.mayRefresh) return tokens;
+    const { refresh_token: _kept, ...rest } = tokens;
+    return rest;
   }
 
   saveTokens(tokens: OAuthTokens): void {
@@ -69,11 +81,19 @@ export class WeirOAuthProvider implements OAuthClientProvider {
   }
 
   async redirectToAuthorization(url: URL): Promise<void> {
+    if (this.#listener === undefined) throw new Error('no loopback listener is waiting for the browser');
     // Waiting before the URL is shown: a browser quicker than this process still finds the listener ready.
     const login = this.#listener.code(this.#state ?? url.searchParams.get('state') ?? '', this.#options.loginTimeoutMs);
     login.catch(() => undefined);
-    this.login = login;
+    this.#code = login;
     await this.#options.authorize(url);
+  }
+
+  /** The code the browser brings back, once `auth()` sent the person to log in (else `undefined`); taken once. */
+  takeCode(): Promise<string> | undefined {
+    const code = this.#code;
+    this.#code = undefined;
+    return code;
   }
 
   saveCodeVerifier(verifier: string): void {

@@ -15,14 +15,26 @@ export interface OAuthWorld {
   readonly issuer: string;
   /** What the servers saw, in order: `metadata`, `register`, `authorize`, `token:authorization_code`, `token:refresh_token`, `pkce-ok`, ... */
   readonly log: string[];
-  /** Tokens issued: access token to its audience. */
-  readonly access: Map<string, { aud: string; revoked: boolean }>;
-  readonly refresh: Map<string, { aud: string; revoked: boolean }>;
+  /** Tokens issued: access token to its audience and the scope granted (space-separated, maybe empty). */
+  readonly access: Map<string, Grant>;
+  readonly refresh: Map<string, Grant>;
   /** Mints an access token for `aud` (another resource), as a confused or malicious server would hand out. */
   mint(aud: string): string;
   /** When set, the protected-resource metadata names this resource instead of the server's own URL. */
   resourceOverride: string | undefined;
+  /** When true, `initialize` and notifications are served without a token: the login is asked for on the next request (a listing). */
+  openBeforeLogin: boolean;
+  /** When set, `tools/call` needs this scope: a token without it is refused with 403 `insufficient_scope` naming it (step-up). */
+  toolScope: string | undefined;
+  /** Scopes the authorization server never grants, whatever is asked. */
+  withheldScopes: readonly string[];
   close(): Promise<void>;
+}
+
+export interface Grant {
+  aud: string;
+  scope: string;
+  revoked: boolean;
 }
 
 async function listen(server: Server): Promise<string> {
@@ -42,16 +54,16 @@ async function bodyOf(request: IncomingMessage): Promise<string> {
 export async function startOAuthWorld(): Promise<OAuthWorld> {
   const log: string[] = [];
   const clients = new Map<string, { redirect_uris: string[] }>();
-  const codes = new Map<string, { client: string; challenge: string; redirect: string; resource: string }>();
-  const access = new Map<string, { aud: string; revoked: boolean }>();
-  const refresh = new Map<string, { aud: string; revoked: boolean }>();
+  const codes = new Map<string, { client: string; challenge: string; redirect: string; resource: string; scope: string }>();
+  const access = new Map<string, Grant>();
+  const refresh = new Map<string, Grant>();
   const token = (prefix: string) => `${prefix}-${randomBytes(12).toString('base64url')}`;
-  const issue = (aud: string) => {
+  const issue = (aud: string, scope: string) => {
     const at = token('at');
     const rt = token('rt');
-    access.set(at, { aud, revoked: false });
-    refresh.set(rt, { aud, revoked: false });
-    return { access_token: at, token_type: 'Bearer', expires_in: 3600, refresh_token: rt };
+    access.set(at, { aud, scope, revoked: false });
+    refresh.set(rt, { aud, scope, revoked: false });
+    return { access_token: at, token_type: 'Bearer', expires_in: 3600, refresh_token: rt, ...(scope === '' ? {} : { scope }) };
   };
 
   const as = createServer(async (request, response) => {
@@ -84,7 +96,8 @@ export async function startOAuthWorld(): Promise<OAuthWorld> {
       if (q.get('code_challenge_method') !== 'S256' || !q.get('code_challenge')) return json(response, 400, { error: 'invalid_request', error_description: 'PKCE S256 is required' });
       log.push('authorize');
       const code = token('code');
-      codes.set(code, { client: q.get('client_id')!, challenge: q.get('code_challenge')!, redirect, resource: q.get('resource') ?? '' });
+      const granted = (q.get('scope') ?? '').split(' ').filter((scope) => scope !== '' && !world.withheldScopes.includes(scope));
+      codes.set(code, { client: q.get('client_id')!, challenge: q.get('code_challenge')!, redirect, resource: q.get('resource') ?? '', scope: granted.join(' ') });
       const back = new URL(redirect);
       back.searchParams.set('code', code);
       back.searchParams.set('state', q.get('state') ?? '');
@@ -101,13 +114,13 @@ export async function startOAuthWorld(): Promise<OAuthWorld> {
         const verifier = form.get('code_verifier') ?? '';
         if (createHash('sha256').update(verifier).digest('base64url') !== entry.challenge) return json(response, 400, { error: 'invalid_grant', error_description: 'PKCE verification failed' });
         log.push('pkce-ok');
-        return json(response, 200, issue(form.get('resource') ?? entry.resource));
+        return json(response, 200, issue(form.get('resource') ?? entry.resource, entry.scope));
       }
       if (grant === 'refresh_token') {
         const entry = refresh.get(form.get('refresh_token') ?? '');
         if (entry === undefined || entry.revoked) return json(response, 400, { error: 'invalid_grant', error_description: 'the refresh token is revoked' });
         entry.revoked = true;
-        return json(response, 200, issue(entry.aud));
+        return json(response, 200, issue(entry.aud, entry.scope));
       }
       return json(response, 400, { error: 'unsupported_grant_type' });
     }
@@ -122,12 +135,19 @@ export async function startOAuthWorld(): Promise<OAuthWorld> {
       return json(response, 200, { resource: world.resourceOverride ?? mcpUrl, authorization_servers: [issuer], bearer_methods_supported: ['header'] });
     }
     if (url.pathname !== '/mcp') return json(response, 404, { error: 'not_found' });
+    const body = request.method === 'POST' ? (JSON.parse(await bodyOf(request)) as { method?: string }) : undefined;
+    const method = body?.method ?? '';
     const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
     const grant = bearer === undefined ? undefined : access.get(bearer);
     const challenge = `Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"`;
-    if (grant === undefined || grant.revoked || grant.aud !== mcpUrl) {
+    const open = world.openBeforeLogin && (method === 'initialize' || method.startsWith('notifications/'));
+    if (!open && (grant === undefined || grant.revoked || grant.aud !== mcpUrl)) {
       log.push(grant === undefined ? 'rs:401' : grant.revoked ? 'rs:401 revoked' : 'rs:401 audience');
       return json(response, 401, { error: 'invalid_token' }, { 'www-authenticate': bearer === undefined ? challenge : `${challenge}, error="invalid_token"` });
+    }
+    if (method === 'tools/call' && world.toolScope !== undefined && !(grant?.scope ?? '').split(' ').includes(world.toolScope)) {
+      log.push('rs:403 insufficient_scope');
+      return json(response, 403, { error: 'insufficient_scope' }, { 'www-authenticate': `Bearer error="insufficient_scope", scope="${world.toolScope}", resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"` });
     }
     // Stateless: a server and a transport per request, as the SDK's stateless example does.
     const server = new McpServer({ name: 'oauth-test', version: '1.0.0' });
@@ -138,13 +158,16 @@ export async function startOAuthWorld(): Promise<OAuthWorld> {
       void server.close();
     });
     await server.connect(transport);
-    await transport.handleRequest(request, response, request.method === 'POST' ? JSON.parse(await bodyOf(request)) : undefined);
+    await transport.handleRequest(request, response, body);
   });
   const origin = await listen(rs);
   const mcpUrl = `${origin}/mcp`;
 
   const world: OAuthWorld = {
     resourceOverride: undefined,
+    openBeforeLogin: false,
+    toolScope: undefined,
+    withheldScopes: [],
     mcpUrl,
     issuer,
     log,
@@ -152,7 +175,7 @@ export async function startOAuthWorld(): Promise<OAuthWorld> {
     refresh,
     mint: (aud) => {
       const at = token('at');
-      access.set(at, { aud, revoked: false });
+      access.set(at, { aud, scope: '', revoked: false });
       return at;
     },
     close: async () => {
