@@ -6,6 +6,9 @@
 // its own (a temporary folder, removed at the end), and `oauth.authorize` standing in for the
 // person's browser: the suite's authorization server approves at once, so the "browser" visits the
 // authorization URL and follows its redirect to weir's loopback listener, as a browser would.
+// A scenario's pre-registered client (MCP_CONFORMANCE_CONTEXT: client_id, client_secret) is given as
+// oauth.clientId and oauth.clientSecret, and every auth scenario is offered a client ID metadata
+// document URL (the suite's authorization server takes it without fetching it; others register).
 // Run: conformance client --command "tsx --conditions=@weir/source conformance/client.ts" --scenario initialize
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,7 +28,21 @@ async function browse(authorizationUrl: URL): Promise<void> {
   await response.body?.cancel();
 }
 
-const oauth: McpOAuthOptions | undefined = auth ? { authorize: (at) => void browse(at).catch((error: unknown) => process.stderr.write(`browser: ${String(error)}\n`)), loginTimeoutMs: 20_000 } : undefined;
+/** The scenario's context: a pre-registered client's credentials, when it has one. */
+function preRegistered(): Pick<McpOAuthOptions, 'clientId' | 'clientSecret'> {
+  const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}') as { client_id?: unknown; client_secret?: unknown };
+  if (typeof context.client_id !== 'string') return {};
+  return { clientId: context.client_id, ...(typeof context.client_secret === 'string' ? { clientSecret: context.client_secret } : {}) };
+}
+
+const oauth: McpOAuthOptions | undefined = auth
+  ? {
+      authorize: (at) => void browse(at).catch((error: unknown) => process.stderr.write(`browser: ${String(error)}\n`)),
+      loginTimeoutMs: 20_000,
+      clientMetadataUrl: 'https://conformance-test.local/client-metadata.json',
+      ...preRegistered(),
+    }
+  : undefined;
 const harness = createHarness();
 let failed = false;
 try {

@@ -43,12 +43,12 @@ describe('parseMcpConfig', () => {
 
 describe('parseMcpConfig: oauth', () => {
   it('reads "oauth": true or its options, a relative tokenFile from the folder, and refuses anything else', () => {
-    const parsed = parseMcpConfig({ mcpServers: { a: { url: 'https://a.example/mcp', oauth: true }, b: { url: 'https://b.example/mcp', oauth: { scope: 'read', redirectPort: 8765, tokenFile: 'b.json' } } } }, 'cfg', '/base');
+    const parsed = parseMcpConfig({ mcpServers: { a: { url: 'https://a.example/mcp', oauth: true }, b: { url: 'https://b.example/mcp', oauth: { scope: 'read', redirectPort: 8765, tokenFile: 'b.json', clientId: 'weir-b', clientSecret: 's3', clientMetadataUrl: 'https://weir.example/client.json' } } } }, 'cfg', '/base');
     expect(parsed).toEqual([
       { name: 'a', url: 'https://a.example/mcp', oauth: true },
-      { name: 'b', url: 'https://b.example/mcp', oauth: { scope: 'read', redirectPort: 8765, tokenFile: '/base/b.json' } },
+      { name: 'b', url: 'https://b.example/mcp', oauth: { scope: 'read', redirectPort: 8765, tokenFile: '/base/b.json', clientId: 'weir-b', clientSecret: 's3', clientMetadataUrl: 'https://weir.example/client.json' } },
     ]);
-    expect(() => parseMcpConfig({ mcpServers: { a: { url: 'https://a.example/mcp', oauth: { clientSecret: 'x' } } } }, 'cfg')).toThrow(/mcpServers\.a\.oauth: unknown key\(s\) "clientSecret"/);
+    expect(() => parseMcpConfig({ mcpServers: { a: { url: 'https://a.example/mcp', oauth: { password: 'x' } } } }, 'cfg')).toThrow(/mcpServers\.a\.oauth: unknown key\(s\) "password"/);
     expect(() => parseMcpConfig({ mcpServers: { a: { url: 'https://a.example/mcp', oauth: 'yes' } } }, 'cfg')).toThrow(McpConfigError);
   });
 });

@@ -17,7 +17,7 @@ const HTTP_KEYS = new Set(['url', 'headers', 'oauth', 'type', 'tiers', 'disabled
 /**
  * Reads servers from the JSON shape most MCP clients share:
  * `{ "mcpServers": { "fs": { "command": "npx", "args": [...], "env": {...} }, "api": { "url": "https://..." } } }`.
- * Each key is the server's `name`. Also read: `cwd`, `headers`, `oauth` (`true` or `{ scope, redirectPort, tokenFile, loginTimeoutMs }`), `type` (`stdio`, `http`,
+ * Each key is the server's `name`. Also read: `cwd`, `headers`, `oauth` (`true` or `{ scope, redirectPort, tokenFile, loginTimeoutMs, clientId, clientSecret, clientMetadataUrl }`), `type` (`stdio`, `http`,
  * `streamable-http` or `sse`: the transport is chosen from `command`/`url` either way), `disabled:
  * true` (left out), and weir's own `tiers` and timeouts. A relative `cwd` is taken from `baseDir`.
  * Throws `McpConfigError` naming `source` and the entry on anything else.
@@ -77,12 +77,12 @@ export async function readMcpConfig(path: string): Promise<McpServerOptions[]> {
   return parseMcpConfig(json, path, resolve(path, '..'));
 }
 
-const OAUTH_KEYS: ReadonlySet<string> = new Set(['scope', 'redirectPort', 'tokenFile', 'loginTimeoutMs']);
+const OAUTH_KEYS: ReadonlySet<string> = new Set(['scope', 'redirectPort', 'tokenFile', 'loginTimeoutMs', 'clientId', 'clientSecret', 'clientMetadataUrl']);
 
-/** `"oauth": true`, or `{ scope?, redirectPort?, tokenFile?, loginTimeoutMs? }` (a relative `tokenFile` from the file's folder). */
+/** `"oauth": true`, or `{ scope?, redirectPort?, tokenFile?, loginTimeoutMs?, clientId?, clientSecret?, clientMetadataUrl? }` (a relative `tokenFile` from the file's folder). */
 function oauthOf(value: unknown, where: string, baseDir: string): true | McpOAuthOptions {
   if (value === true) return true;
-  if (!isRecord(value)) throw new McpConfigError(`${where}.oauth: expected true or an object { scope?, redirectPort?, tokenFile?, loginTimeoutMs? }.`);
+  if (!isRecord(value)) throw new McpConfigError(`${where}.oauth: expected true or an object { scope?, redirectPort?, tokenFile?, loginTimeoutMs?, clientId?, clientSecret?, clientMetadataUrl? }.`);
   const unknown = Object.keys(value).filter((key) => !OAUTH_KEYS.has(key));
   if (unknown.length > 0) throw new McpConfigError(`${where}.oauth: unknown key(s) ${unknown.map((key) => JSON.stringify(key)).join(', ')}.`);
   const number = (key: string) => {
@@ -97,6 +97,9 @@ function oauthOf(value: unknown, where: string, baseDir: string): true | McpOAut
     ...(value.tokenFile === undefined ? {} : { tokenFile: resolve(baseDir, string(value.tokenFile, `${where}.oauth.tokenFile`)) }),
     ...(redirectPort === undefined ? {} : { redirectPort }),
     ...(loginTimeoutMs === undefined ? {} : { loginTimeoutMs }),
+    ...(value.clientId === undefined ? {} : { clientId: string(value.clientId, `${where}.oauth.clientId`) }),
+    ...(value.clientSecret === undefined ? {} : { clientSecret: string(value.clientSecret, `${where}.oauth.clientSecret`) }),
+    ...(value.clientMetadataUrl === undefined ? {} : { clientMetadataUrl: string(value.clientMetadataUrl, `${where}.oauth.clientMetadataUrl`) }),
   };
 }
 

@@ -37,6 +37,7 @@ export class WeirOAuthProvider implements OAuthClientProvider {
   useRedirect(listener: RedirectListener): void {
     this.#listener = listener;
     this.#redirectUrl = listener.url;
+    if (this.#options.clientId !== undefined) return;
     const stored = this.#store.read();
     if (stored.client !== undefined && stored.redirectUri !== listener.url) this.#store.update({ client: undefined, redirectUri: undefined });
   }
@@ -61,11 +62,20 @@ export class WeirOAuthProvider implements OAuthClientProvider {
     return this.#state;
   }
 
+  /** Where the authorization server supports client ID metadata documents, the SDK uses this URL as the client ID instead of registering. */
+  get clientMetadataUrl(): string | undefined {
+    return this.#options.clientMetadataUrl;
+  }
+
   clientInformation(): OAuthClientInformationMixed | undefined {
+    const { clientId, clientSecret } = this.#options;
+    if (clientId !== undefined) return clientSecret === undefined ? { client_id: clientId } : { client_id: clientId, client_secret: clientSecret };
     return this.#store.read().client;
   }
 
   saveClientInformation(client: OAuthClientInformationMixed): void {
+    // A client given in the options is not stored: its secret stays out of the token file.
+    if (this.#options.clientId !== undefined) return;
     this.#store.update({ client, redirectUri: this.#redirectUrl });
   }
 

@@ -28,6 +28,12 @@ export interface OAuthWorld {
   toolScope: string | undefined;
   /** Scopes the authorization server never grants, whatever is asked. */
   withheldScopes: readonly string[];
+  /** When false, the metadata names no registration endpoint and registration is refused: only pre-registered clients log in. */
+  dynamicRegistration: boolean;
+  /** When true, the metadata says `client_id_metadata_document_supported`: an https URL is taken as a client ID (its document is not fetched here). */
+  clientIdDocuments: boolean;
+  /** Registers a client beforehand (RFC 6749 section 2), with a secret for a confidential one; it may come back to any loopback port (RFC 8252 section 7.3). */
+  preRegister(id: string, secret?: string): void;
   close(): Promise<void>;
 }
 
@@ -53,7 +59,7 @@ async function bodyOf(request: IncomingMessage): Promise<string> {
 
 export async function startOAuthWorld(): Promise<OAuthWorld> {
   const log: string[] = [];
-  const clients = new Map<string, { redirect_uris: string[] }>();
+  const clients = new Map<string, { redirect_uris: string[]; secret?: string; anyLoopbackPort?: boolean }>();
   const codes = new Map<string, { client: string; challenge: string; redirect: string; resource: string; scope: string }>();
   const access = new Map<string, Grant>();
   const refresh = new Map<string, Grant>();
@@ -74,14 +80,15 @@ export async function startOAuthWorld(): Promise<OAuthWorld> {
         issuer,
         authorization_endpoint: `${issuer}/authorize`,
         token_endpoint: `${issuer}/token`,
-        registration_endpoint: `${issuer}/register`,
+        ...(world.dynamicRegistration ? { registration_endpoint: `${issuer}/register` } : {}),
         response_types_supported: ['code'],
         grant_types_supported: ['authorization_code', 'refresh_token'],
         code_challenge_methods_supported: ['S256'],
-        token_endpoint_auth_methods_supported: ['none'],
+        token_endpoint_auth_methods_supported: ['none', 'client_secret_basic'],
+        ...(world.clientIdDocuments ? { client_id_metadata_document_supported: true } : {}),
       });
     }
-    if (url.pathname === '/register' && request.method === 'POST') {
+    if (url.pathname === '/register' && request.method === 'POST' && world.dynamicRegistration) {
       const metadata = JSON.parse(await bodyOf(request)) as { redirect_uris: string[] };
       const id = token('client');
       clients.set(id, metadata);
@@ -90,9 +97,13 @@ export async function startOAuthWorld(): Promise<OAuthWorld> {
     }
     if (url.pathname === '/authorize') {
       const q = url.searchParams;
-      const client = clients.get(q.get('client_id') ?? '');
+      const clientId = q.get('client_id') ?? '';
       const redirect = q.get('redirect_uri') ?? '';
-      if (client === undefined || !client.redirect_uris.includes(redirect)) return json(response, 400, { error: 'invalid_request', error_description: 'unknown client or redirect_uri' });
+      const document = world.clientIdDocuments && clientId.startsWith('https://');
+      if (document) log.push('client-id-document');
+      const client = document ? { redirect_uris: [], anyLoopbackPort: true } : clients.get(clientId);
+      const loopback = /^http:\/\/127\.0\.0\.1:\d+\/callback$/.test(redirect);
+      if (client === undefined || !(client.redirect_uris.includes(redirect) || (client.anyLoopbackPort === true && loopback))) return json(response, 400, { error: 'invalid_request', error_description: 'unknown client or redirect_uri' });
       if (q.get('code_challenge_method') !== 'S256' || !q.get('code_challenge')) return json(response, 400, { error: 'invalid_request', error_description: 'PKCE S256 is required' });
       log.push('authorize');
       const code = token('code');
@@ -110,7 +121,14 @@ export async function startOAuthWorld(): Promise<OAuthWorld> {
       if (grant === 'authorization_code') {
         const entry = codes.get(form.get('code') ?? '');
         codes.delete(form.get('code') ?? '');
-        if (entry === undefined || entry.client !== form.get('client_id') || entry.redirect !== form.get('redirect_uri')) return json(response, 400, { error: 'invalid_grant' });
+        // A confidential client authenticates with HTTP Basic (RFC 6749 section 2.3.1); a public one sends its client_id.
+        const basic = /^Basic (.+)$/.exec(request.headers.authorization ?? '')?.[1];
+        const [basicId, basicSecret] = basic === undefined ? [] : Buffer.from(basic, 'base64').toString('utf8').split(':').map(decodeURIComponent);
+        const clientId = basicId ?? form.get('client_id');
+        const secret = clients.get(clientId ?? '')?.secret;
+        if (secret !== undefined && basicSecret !== secret) return json(response, 401, { error: 'invalid_client' });
+        if (secret !== undefined) log.push('client-authenticated');
+        if (entry === undefined || entry.client !== clientId || entry.redirect !== form.get('redirect_uri')) return json(response, 400, { error: 'invalid_grant' });
         const verifier = form.get('code_verifier') ?? '';
         if (createHash('sha256').update(verifier).digest('base64url') !== entry.challenge) return json(response, 400, { error: 'invalid_grant', error_description: 'PKCE verification failed' });
         log.push('pkce-ok');
@@ -168,6 +186,9 @@ export async function startOAuthWorld(): Promise<OAuthWorld> {
     openBeforeLogin: false,
     toolScope: undefined,
     withheldScopes: [],
+    dynamicRegistration: true,
+    clientIdDocuments: false,
+    preRegister: (id, secret) => void clients.set(id, { redirect_uris: [], anyLoopbackPort: true, ...(secret === undefined ? {} : { secret }) }),
     mcpUrl,
     issuer,
     log,
