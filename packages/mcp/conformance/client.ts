@@ -7,8 +7,9 @@
 // person's browser: the suite's authorization server approves at once, so the "browser" visits the
 // authorization URL and follows its redirect to weir's loopback listener, as a browser would.
 // A scenario's pre-registered client (MCP_CONFORMANCE_CONTEXT: client_id, client_secret) is given as
-// oauth.clientId and oauth.clientSecret, and every auth scenario is offered a client ID metadata
-// document URL (the suite's authorization server takes it without fetching it; others register).
+// oauth.clientId and oauth.clientSecret. auth/basic-cimd is given a client ID metadata document URL
+// (its authorization server takes it without fetching it); the others run weir's default, dynamic
+// registration.
 // Run: conformance client --command "tsx --conditions=@weir/source conformance/client.ts" --scenario initialize
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -39,7 +40,7 @@ const oauth: McpOAuthOptions | undefined = auth
   ? {
       authorize: (at) => void browse(at).catch((error: unknown) => process.stderr.write(`browser: ${String(error)}\n`)),
       loginTimeoutMs: 20_000,
-      clientMetadataUrl: 'https://conformance-test.local/client-metadata.json',
+      ...(scenario === 'auth/basic-cimd' ? { clientMetadataUrl: 'https://conformance-test.local/client-metadata.json' } : {}),
       ...preRegistered(),
     }
   : undefined;
