@@ -62,6 +62,19 @@ describe('OAuth logins asked for in the middle of a session', () => {
     }
   });
 
+  it('a loaded server that refuses both the access token and its refresh: the next call sends the person to log in, waits, and is sent again', async () => {
+    const harness = await load('revoked.json');
+    try {
+      expect(visits).toHaveLength(1);
+      for (const grant of [...world.access.values(), ...world.refresh.values()]) grant.revoked = true;
+      expect(await whoami(harness)).toMatchObject({ ok: true, content: 'logged in' });
+      expect(world.log).toContain('token:refresh_token');
+      expect(visits).toHaveLength(2);
+    } finally {
+      await harness.close();
+    }
+  });
+
   it('a tool call refused for want of scope (403 insufficient_scope) logs in again for that scope and is sent again', async () => {
     world.toolScope = 'tools:call';
     const harness = await load('step-up.json');
