@@ -42,6 +42,8 @@ afterEach(() => {
   world.openBeforeLogin = false;
   world.toolScope = undefined;
   world.withheldScopes = [];
+  world.refuseEveryToken = false;
+  world.refreshTokens = true;
 });
 afterAll(async () => {
   await world?.close();
@@ -73,6 +75,17 @@ describe('OAuth logins asked for in the middle of a session', () => {
     } finally {
       await harness.close();
     }
+  });
+
+  it('a server that refuses even the token just issued: one login, then use() fails with its refusal (the person is not sent again)', async () => {
+    world.refuseEveryToken = true;
+    world.refreshTokens = false;
+    const harness = createHarness();
+    const failed = harness.use(mcpServer({ name: 'remote', url: world.mcpUrl, oauth: { authorize: browser, tokenFile: join(dir, 'refused.json') } }));
+    await expect(failed).rejects.toMatchObject({ code: 'PLUGIN_SETUP_FAILED', cause: { code: 'MCP_START_FAILED' } });
+    await expect(failed).rejects.toThrow(/401|invalid_token/);
+    expect(visits).toHaveLength(1);
+    await harness.close();
   });
 
   it('a tool call refused for want of scope (403 insufficient_scope) logs in again for that scope and is sent again', async () => {

@@ -102,7 +102,13 @@ export class LoginFetch {
       }
       if (logins === LOGINS_PER_REQUEST || challenge.key === this.#answered || this.#closed) return response;
       await response.body?.cancel();
-      await this.#authorize(challenge);
+      try {
+        await this.#authorize(challenge);
+      } catch (error) {
+        // The connect starts again after this login: the same refusal then is not logged in for twice.
+        if (error instanceof LoginPendingError) this.#answered = challenge.key;
+        throw error;
+      }
       this.#answered = challenge.key;
     }
   }

@@ -26,6 +26,10 @@ export interface OAuthWorld {
   openBeforeLogin: boolean;
   /** When set, `tools/call` needs this scope: a token without it is refused with 403 `insufficient_scope` naming it (step-up). */
   toolScope: string | undefined;
+  /** When false, no refresh token is issued (each new token needs the person). */
+  refreshTokens: boolean;
+  /** When true, the MCP endpoint refuses every token, even one just issued (a misconfigured server). */
+  refuseEveryToken: boolean;
   /** Scopes the authorization server never grants, whatever is asked. */
   withheldScopes: readonly string[];
   /** When false, the metadata names no registration endpoint and registration is refused: only pre-registered clients log in. */
@@ -69,7 +73,7 @@ export async function startOAuthWorld(): Promise<OAuthWorld> {
     const rt = token('rt');
     access.set(at, { aud, scope, revoked: false });
     refresh.set(rt, { aud, scope, revoked: false });
-    return { access_token: at, token_type: 'Bearer', expires_in: 3600, refresh_token: rt, ...(scope === '' ? {} : { scope }) };
+    return { access_token: at, token_type: 'Bearer', expires_in: 3600, ...(world.refreshTokens ? { refresh_token: rt } : {}), ...(scope === '' ? {} : { scope }) };
   };
 
   const as = createServer(async (request, response) => {
@@ -159,7 +163,7 @@ export async function startOAuthWorld(): Promise<OAuthWorld> {
     const grant = bearer === undefined ? undefined : access.get(bearer);
     const challenge = `Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"`;
     const open = world.openBeforeLogin && (method === 'initialize' || method.startsWith('notifications/'));
-    if (!open && (grant === undefined || grant.revoked || grant.aud !== mcpUrl)) {
+    if (!open && (grant === undefined || grant.revoked || grant.aud !== mcpUrl || world.refuseEveryToken)) {
       log.push(grant === undefined ? 'rs:401' : grant.revoked ? 'rs:401 revoked' : 'rs:401 audience');
       return json(response, 401, { error: 'invalid_token' }, { 'www-authenticate': bearer === undefined ? challenge : `${challenge}, error="invalid_token"` });
     }
@@ -185,6 +189,8 @@ export async function startOAuthWorld(): Promise<OAuthWorld> {
     resourceOverride: undefined,
     openBeforeLogin: false,
     toolScope: undefined,
+    refreshTokens: true,
+    refuseEveryToken: false,
     withheldScopes: [],
     dynamicRegistration: true,
     clientIdDocuments: false,
