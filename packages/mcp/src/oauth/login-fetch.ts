@@ -7,7 +7,11 @@ import type { WeirOAuthProvider } from './weir-oauth-provider.js';
 
 /** What a server's refusal asks for: a token (401), or a token with more scope (403 `insufficient_scope`). */
 interface Challenge {
-  /** Status and `WWW-Authenticate` together: the same refusal again after a login for it is not logged in for twice. */
+  /**
+   * What makes two refusals the same, so that one coming back right after a login for it is not
+   * logged in for twice: any 401 (the token just issued is refused, whatever the challenge says
+   * now), or a 403 with the same `WWW-Authenticate` (the same scope asked for).
+   */
   readonly key: string;
   /** A 403: the token is good but its scope is too small. */
   readonly moreScope: boolean;
@@ -117,7 +121,8 @@ export class LoginFetch {
     if (response.status !== 401 && response.status !== 403) return undefined;
     const { resourceMetadataUrl, scope, error } = this.#sdk.extractWWWAuthenticateParams(response);
     if (response.status === 403 && error !== 'insufficient_scope') return undefined;
-    return { key: `${response.status} ${response.headers.get('www-authenticate') ?? ''}`, moreScope: response.status === 403, resourceMetadataUrl, scope };
+    const key = response.status === 401 ? '401' : `403 ${response.headers.get('www-authenticate') ?? ''}`;
+    return { key, moreScope: response.status === 403, resourceMetadataUrl, scope };
   }
 
   async #authorize(challenge: Challenge): Promise<void> {
