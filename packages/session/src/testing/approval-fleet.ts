@@ -1,4 +1,4 @@
-import { createAgent, INTERRUPTED_CALL_CONTENT, isHarnessError, type SessionRecord } from '@weir/core';
+import { createAgent, INTERRUPTED_CALL_CONTENT, isHarnessError, type Harness, type SessionRecord } from '@weir/core';
 import { answerApproval } from '../answer-approval.js';
 import { listPendingApprovals } from '../list-pending-approvals.js';
 import { rebuildHistory } from '../rebuild-history.js';
@@ -11,17 +11,34 @@ import { MARKER_PROMPT, markerHarness, markerModel } from './marker-agent.js';
 // processes answered; the test kills processes meanwhile, settles what is left, and checks every
 // approved write ran once at most, exactly once whenever its result was recorded, a denied one never.
 
-export interface ApprovalFleetOptions {
+interface ApprovalFleetCommon {
   readonly store: SessionStore;
   /** The sessions the approval roles use (created empty by the test). */
   readonly sessionIds: readonly string[];
-  /** The approved call's side effect: the test counts these per call key (a row, a list entry), not idempotent. */
-  readonly writeMarker: (callKey: string, sessionId: string) => Promise<void>;
   /** Where the role lines go (`approval suspended|answered|resumed <session> <pid>`): the test collects them. */
   readonly print: (line: string) => void;
   /** Role loops this process runs at once (they share what it did, so the rule below holds). Default 1. */
   readonly concurrency?: number;
 }
+
+/** Where the approved body runs: in this process (`writeMarker`), or wherever `harness` sends it. */
+export type ApprovalFleetOptions = ApprovalFleetCommon &
+  (
+    | {
+        /** The approved call's side effect, run in this process: the test counts these per call key (a row, a list entry), not idempotent. */
+        readonly writeMarker: (callKey: string, sessionId: string) => Promise<void>;
+        readonly harness?: undefined;
+      }
+    | {
+        /**
+         * The harness every session's agent runs with, instead of one per session around
+         * `writeMarker`: `markerHarness` plus a dispatcher that runs the body elsewhere (on tool
+         * workers, `@weir/dispatch-bullmq`), whose marker the test counts the same way.
+         */
+        readonly harness: Harness;
+        readonly writeMarker?: undefined;
+      }
+  );
 
 /** Which answer a session's request gets: every third is denied, the rest allowed. */
 export function fleetDecision(sessionId: string): 'allow' | 'deny' {
@@ -150,7 +167,11 @@ function finished(records: readonly SessionRecord[]): boolean {
   return history.pending.length === 0 && last?.role === 'assistant' && (last.toolCalls ?? []).length === 0 && last.content.startsWith('Done:');
 }
 
-const harnessFor = (options: ApprovalFleetOptions, sessionId: string) => markerHarness((_, exec) => options.writeMarker(exec.callKey, sessionId));
+const harnessFor = async (options: ApprovalFleetOptions, sessionId: string): Promise<Harness> => {
+  if (options.harness !== undefined) return options.harness;
+  const { writeMarker } = options;
+  return markerHarness((_, exec) => writeMarker(exec.callKey, sessionId));
+};
 
 /** What the approval part of a fleet run did. */
 export interface ApprovalFleetFigures {
@@ -164,17 +185,38 @@ export interface ApprovalFleetFigures {
   readonly interrupted: number;
   /** Of those, how many had run before the cut (their marker is there). */
   readonly interruptedAfterRunning: number;
+  /** Allowed calls answered `INTERRUPTED` by a tool worker (the job of a killed worker came back): each ran once or not at all. */
+  readonly interruptedOnWorker: number;
+  /** Of those, how many had run before the worker was killed (their marker is there). */
+  readonly interruptedOnWorkerAfterRunning: number;
+  /** Allowed calls that no tool worker took in time (`NO_WORKER`): withdrawn, never ran. */
+  readonly noWorker: number;
   readonly denied: number;
   /** Sessions the settling pass had to finish (their workers were killed or never reached them). */
   readonly settledByTest: number;
 }
 
+export interface ApprovalFleetCheckOptions {
+  /**
+   * The bodies ran on tool workers (`@weir/dispatch-bullmq`) that were killed too: an allowed call's
+   * recorded result may then be the worker's `INTERRUPTED` (ran once or not at all) or `NO_WORKER`
+   * (never ran). Otherwise a recorded result is the body's own, and ok.
+   */
+  readonly remoteBodies?: boolean;
+}
+
 /**
  * Throws on the first broken promise: a call run twice, a denied call run, an allowed call with a
- * result and no run (or a run and a failed result), two answers to one request, a session left
+ * result and no run (or a run and a failed result, but for `options.remoteBodies`), two answers to one request, a session left
  * waiting or open. `markers` counts runs per call key; `lines` are the printed role lines.
  */
-export function checkApprovalFleet(lines: readonly string[], sessions: ReadonlyMap<string, readonly SessionRecord[]>, markers: ReadonlyMap<string, number>, testPid: number): ApprovalFleetFigures {
+export function checkApprovalFleet(
+  lines: readonly string[],
+  sessions: ReadonlyMap<string, readonly SessionRecord[]>,
+  markers: ReadonlyMap<string, number>,
+  testPid: number,
+  options: ApprovalFleetCheckOptions = {},
+): ApprovalFleetFigures {
   const roles = new Map<string, { suspended: Set<string>; answered: Set<string>; resumed: Set<string> }>();
   for (const line of lines) {
     const [, role, id, pid] = line.split(' ') as [string, 'suspended' | 'answered' | 'resumed', string, string];
@@ -191,6 +233,9 @@ export function checkApprovalFleet(lines: readonly string[], sessions: ReadonlyM
   let interruptedAfterRunning = 0;
   let denied = 0;
   let settledByTest = 0;
+  let interruptedOnWorker = 0;
+  let interruptedOnWorkerAfterRunning = 0;
+  let noWorker = 0;
   const keys = new Set<string>();
   for (const [id, records] of sessions) {
     const calls = records.flatMap((record) => (record.type === 'message' && record.message.role === 'assistant' ? (record.message.toolCalls ?? []) : []));
@@ -214,9 +259,23 @@ export function checkApprovalFleet(lines: readonly string[], sessions: ReadonlyM
     } else {
       allowed += 1;
       if (started !== 1) throw new Error(`session ${id}: an allowed call started ${started} times`);
-      if (results.length === 1) {
-        if (!results[0]!.ok || ran !== 1) throw new Error(`session ${id}: an allowed call's result is ${results[0]!.ok ? 'ok' : results[0]!.error?.code} with ${ran} runs`);
+      if (results.length > 1) throw new Error(`session ${id}: an allowed call has ${results.length} results`);
+      if (results.length === 1 && results[0]!.ok) {
+        if (ran !== 1) throw new Error(`session ${id}: an allowed call's result is ok with ${ran} runs`);
         ranOnce += 1;
+      } else if (results.length === 1) {
+        // In process, a body that started ends with its result or with the process. On a tool worker
+        // it may also end as the worker's: the job of a killed worker came back with its start mark
+        // (INTERRUPTED: ran once or not at all), or no worker took it in time (NO_WORKER: withdrawn, never ran).
+        const code = results[0]!.error?.code;
+        if (options.remoteBodies !== true || (code !== 'INTERRUPTED' && code !== 'NO_WORKER')) throw new Error(`session ${id}: an allowed call's result is ${code} with ${ran} runs`);
+        if (code === 'NO_WORKER') {
+          if (ran !== 0) throw new Error(`session ${id}: a call withdrawn as NO_WORKER ran ${ran} times`);
+          noWorker += 1;
+        } else {
+          interruptedOnWorker += 1;
+          if (ran === 1) interruptedOnWorkerAfterRunning += 1;
+        }
       } else {
         // Cut off between its start and its result: the model was told, never run again.
         const told = rebuildHistory(records).messages.some((message) => message.role === 'tool' && message.toolCallId === callId && message.content === INTERRUPTED_CALL_CONTENT);
@@ -234,5 +293,5 @@ export function checkApprovalFleet(lines: readonly string[], sessions: ReadonlyM
     if (s.length > 0 && a.length > 0 && r.length > 0) threeProcesses += 1;
   }
   for (const key of markers.keys()) if (!keys.has(key)) throw new Error(`a marker was written for call ${key}, which no session asked for`);
-  return { sessions: sessions.size, threeProcesses, allowed, ranOnce, interrupted, interruptedAfterRunning, denied, settledByTest };
+  return { sessions: sessions.size, threeProcesses, allowed, ranOnce, interrupted, interruptedAfterRunning, interruptedOnWorker, interruptedOnWorkerAfterRunning, noWorker, denied, settledByTest };
 }

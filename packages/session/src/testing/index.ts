@@ -1,4 +1,6 @@
 export { assertSessionStoreConformance } from './assert-session-store-conformance.js';
 export type { ConformanceRunner, ConformanceStore } from './assert-session-store-conformance.js';
 export { checkApprovalFleet, fleetDecision, serveApprovalRoles, settleApprovals } from './approval-fleet.js';
-export type { ApprovalFleetFigures, ApprovalFleetOptions } from './approval-fleet.js';
+export type { ApprovalFleetCheckOptions, ApprovalFleetFigures, ApprovalFleetOptions } from './approval-fleet.js';
+export { markerHarness, markerTool } from './marker-agent.js';
+export type { MarkerEffect } from './marker-agent.js';
