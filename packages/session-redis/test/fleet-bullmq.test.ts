@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { Redis } from 'ioredis';
 import type { SessionRecord } from '@weir/session';
+import { definePlugin } from '@weir/core';
 import { remoteDispatch } from '@weir/dispatch-bullmq';
 import { checkApprovalFleet, markerHarness, settleApprovals } from '@weir/session/testing';
 import { createRedisSessionStore } from '@weir/session-redis';
@@ -27,7 +28,9 @@ const KILL_EVERY_MS = 600;
 /** Every third tick a random tool worker is SIGKILLed too (most are idle then: bodies are rare). */
 const WORKER_KILL_EVERY_TICKS = 3;
 const LEASE_MS = 500;
+/** Approval sessions the agents serve; the test settles these and RESERVED more of its own (below). */
 const APPROVAL_SESSIONS = 24;
+const RESERVED = 6;
 const QUEUE = 'fleet-tools';
 const BULL_PREFIX = 'bull';
 
@@ -64,7 +67,9 @@ describe('a fleet on Redis with tool bodies on BullMQ workers', () => {
     const redis = new Redis(server.url);
     const store = createRedisSessionStore({ redis, prefix: 'fleet:', leaseMs: LEASE_MS });
     for (let i = 0; i < SESSIONS; i += 1) await (await store.create({ id: `fleet-${i}` })).close();
-    const approvalIds = Array.from({ length: APPROVAL_SESSIONS }, (_, i) => `approval-${i}`);
+    // The agents serve approval-0..23; approval-24..29 are left to the test's settling pass, so that
+    // pass sends some calls of its own (four allowed) to the workers whatever the fleet got done.
+    const approvalIds = Array.from({ length: APPROVAL_SESSIONS + RESERVED }, (_, i) => `approval-${i}`);
     for (const id of approvalIds) await (await store.create({ id })).close();
     // The key agents and workers sign jobs with, given to each through its environment, never through Redis.
     const env = { WEIR_JOB_KEY: randomBytes(32).toString('base64') };
@@ -80,16 +85,21 @@ describe('a fleet on Redis with tool bodies on BullMQ workers', () => {
     const appending = new Set<ChildProcess>();
     const toolWorkers = new Set<ChildProcess>();
     const ready = new Set<ChildProcess>();
-    // Aimed kills, by the count of bodies started and of markers written: bodies 1, 6, 11, ... lose
-    // their worker before the marker, bodies 4, 9, ... the agent that waits for them; markers 3, 8,
-    // ... lose their worker after the marker, before the answer is stored.
-    let aimingAtAgents = false;
-    let aimingAtWorkers = false;
-    /** Until every job settled, a tool worker that exits (killed at random or at a body) is replaced at once. */
-    let keepWorkers = true;
+    // Aimed kills. While the fleet runs, by the count of bodies started and of markers written:
+    // bodies 1, 6, 11, ... lose their worker before the marker, bodies 4, 9, ... the agent that waits
+    // for them; markers 3, 8, ... lose their worker after the marker, before the answer is stored.
+    // While the test settles (it is the agent then, and is not killed), the first body of a call the
+    // test sent loses its worker before the marker and the second after it: those two paths are taken
+    // whatever the fleet got done on a loaded machine.
+    let phase: 'starting' | 'fleet' | 'settling' | 'draining' = 'starting';
     let bodies = 0;
     let rans = 0;
+    const sentByTest = new Set<string>();
+    let testBodies = 0;
+    const killAfterMarker = new Set<string>();
     const aimed = { workerBeforeMarker: 0, workerAfterMarker: 0, agentWhileOut: 0 };
+    /** Until every job settled, a tool worker that exits (killed at random or at a body) is replaced at once. */
+    let keepWorkers = true;
     let randomAgentKills = 0;
     let randomWorkerKills = 0;
 
@@ -118,21 +128,31 @@ describe('a fleet on Redis with tool bodies on BullMQ workers', () => {
         env,
         (line, self) => {
           if (line.startsWith('ready ')) ready.add(self);
-          const [, where, callKey] = line.split(' ');
+          const [, where, callKey] = line.split(' ') as [string, string, string];
           if (line.startsWith('approval body ')) {
             bodies += 1;
-            if (bodies % 5 === 1 && aimingAtWorkers && running(self)) {
+            let killWorker = phase === 'fleet' && bodies % 5 === 1;
+            if (phase === 'settling' && sentByTest.has(callKey)) {
+              testBodies += 1;
+              killWorker = testBodies === 1;
+              if (testBodies === 2) killAfterMarker.add(callKey);
+            }
+            if (killWorker && running(self)) {
               aimed.workerBeforeMarker += 1;
               void killed(self);
             }
-            const agent = sentBy.get(callKey!);
-            if (bodies % 5 === 4 && aimingAtAgents && agent !== undefined && running(agent)) {
+            const agent = sentBy.get(callKey);
+            if (phase === 'fleet' && bodies % 5 === 4 && agent !== undefined && running(agent)) {
               aimed.agentWhileOut += 1;
-              void killed(agent).then(() => aimingAtAgents && startAgent());
+              void killed(agent).then(() => phase === 'fleet' && startAgent());
             }
-          } else if (where === 'ran' && (rans += 1) % 5 === 3 && aimingAtWorkers && running(self)) {
-            aimed.workerAfterMarker += 1;
-            void killed(self);
+          } else if (where === 'ran') {
+            rans += 1;
+            const killWorker = (phase === 'fleet' && rans % 5 === 3) || (phase === 'settling' && killAfterMarker.has(callKey));
+            if (killWorker && running(self)) {
+              aimed.workerAfterMarker += 1;
+              void killed(self);
+            }
           }
         },
         errors,
@@ -148,8 +168,7 @@ describe('a fleet on Redis with tool bodies on BullMQ workers', () => {
 
     // Whatever fails, no process of the fleet outlives the test (and none is replaced any more).
     onTestFinished(async () => {
-      aimingAtAgents = false;
-      aimingAtWorkers = false;
+      phase = 'draining';
       keepWorkers = false;
       await Promise.all([...agents, ...toolWorkers].map(killed));
     });
@@ -161,8 +180,7 @@ describe('a fleet on Redis with tool bodies on BullMQ workers', () => {
       await sleep(50);
     }
     const started = Date.now();
-    aimingAtAgents = true;
-    aimingAtWorkers = true;
+    phase = 'fleet';
     for (let tick = 1; Date.now() - started < RUN_MS; tick += 1) {
       await sleep(KILL_EVERY_MS);
       const victim = [...appending][Math.floor(Math.random() * appending.size)];
@@ -177,7 +195,7 @@ describe('a fleet on Redis with tool bodies on BullMQ workers', () => {
         await killed(worker); // replaced by its exit handler
       }
     }
-    aimingAtAgents = false;
+    phase = 'settling';
     await Promise.all([...agents].map(killed));
     expect(errors).toEqual([]);
 
@@ -200,8 +218,18 @@ describe('a fleet on Redis with tool bodies on BullMQ workers', () => {
       throw new Error('write_marker ran in the test process; its body belongs on a tool worker');
     });
     await harness.use(remoteDispatch({ connection: server.url, queue: QUEUE, signingKey: env.WEIR_JOB_KEY, pickupTimeoutMs: 30_000 }));
+    await harness.use(
+      definePlugin({
+        name: 'note-call-out',
+        setup: (ctx) =>
+          void ctx.hooks.execute.tapPromise(async (dispatch) => async (args, exec) => {
+            sentByTest.add(exec.callKey);
+            return dispatch(args, exec);
+          }),
+      }),
+    );
     await settleApprovals({ store, sessionIds: approvalIds, harness, print: (line) => roles.push(line) });
-    aimingAtWorkers = false;
+    phase = 'draining';
     // A call whose agent died is still a job: it runs (or its killed worker's job comes back) after
     // its session was settled. Every job settled (removed when answered), no body can write a marker:
     // the workers are stopped before the markers are counted.
@@ -228,10 +256,13 @@ describe('a fleet on Redis with tool bodies on BullMQ workers', () => {
         `(reported interrupted, ${approvals.interruptedAfterRunning} of them had run on a worker); none ran twice; ${approvals.denied} denied, none ran`,
     );
     // Floors again: every session is checked whoever finished it; these show each path was taken.
-    expect(approvals.ranOnce).toBeGreaterThanOrEqual(1);
-    expect(aimed.workerBeforeMarker + aimed.workerAfterMarker).toBeGreaterThanOrEqual(2);
+    // The two kills aimed at the test's own calls always happen; on a loaded machine one may land
+    // after its body (or answer) finished, so the floor for the INTERRUPTED answers they make is one.
+    expect(aimed.workerBeforeMarker).toBeGreaterThanOrEqual(1);
+    expect(aimed.workerAfterMarker).toBeGreaterThanOrEqual(1);
     expect(approvals.interruptedOnWorker).toBeGreaterThanOrEqual(1);
-    expect(approvals.denied).toBe(APPROVAL_SESSIONS / 3);
+    expect(approvals.ranOnce).toBeGreaterThanOrEqual(2);
+    expect(approvals.denied).toBe(approvalIds.length / 3);
     redis.disconnect();
   });
 });
