@@ -207,8 +207,9 @@ export interface ApprovalFleetCheckOptions {
 
 /**
  * Throws on the first broken promise: a call run twice, a denied call run, an allowed call with a
- * result and no run (or a run and a failed result, but for `options.remoteBodies`), two answers to one request, a session left
- * waiting or open. `markers` counts runs per call key; `lines` are the printed role lines.
+ * result and no run (or a run and a failed result, unless `options.remoteBodies` allows the
+ * worker's answer), two answers to one request, a session left waiting or open. `markers` counts
+ * runs per call key; `lines` are the printed role lines.
  */
 export function checkApprovalFleet(
   lines: readonly string[],
