@@ -234,6 +234,7 @@ describe('a fleet on Redis with tool bodies on BullMQ workers', () => {
     // its session was settled. Every job settled (removed when answered), no body can write a marker:
     // the workers are stopped before the markers are counted.
     const jobsLeft = async () => (await redis.keys(`${BULL_PREFIX}:${QUEUE}:*`)).filter((key) => /^[^:]+\.\d+$/.test(key.slice(`${BULL_PREFIX}:${QUEUE}:`.length)));
+    const outAfterSettling = (await jobsLeft()).length;
     for (const until = Date.now() + 30_000; (await jobsLeft()).length > 0; await sleep(100)) {
       if (Date.now() > until) throw new Error(`jobs still in the queue 30 s after the fleet stopped: ${(await jobsLeft()).join(', ')}`);
     }
@@ -253,7 +254,8 @@ describe('a fleet on Redis with tool bodies on BullMQ workers', () => {
         `${approvals.sessions} sessions suspended at an approval; ${approvals.threeProcesses} suspended, answered and resumed by three different agents, ${approvals.settledByTest} finished by the test; ` +
         `${approvals.allowed} allowed: ${approvals.ranOnce} ran exactly once (result recorded), ${approvals.interruptedOnWorker} answered INTERRUPTED by a worker after a kill ` +
         `(${approvals.interruptedOnWorkerAfterRunning} of them had run), ${approvals.noWorker} withdrawn as NO_WORKER, ${approvals.interrupted} cut off with their agent ` +
-        `(reported interrupted, ${approvals.interruptedAfterRunning} of them had run on a worker); none ran twice; ${approvals.denied} denied, none ran`,
+        `(reported interrupted, ${approvals.interruptedAfterRunning} of them had run on a worker); none ran twice; ${approvals.denied} denied, none ran; ` +
+        `${outAfterSettling} jobs still in the queue after the settling pass, all settled before the markers were counted`,
     );
     // Floors again: every session is checked whoever finished it; these show each path was taken.
     // The two kills aimed at the test's own calls always happen; on a loaded machine one may land
