@@ -231,12 +231,12 @@ describe('a fleet on Redis with tool bodies on BullMQ workers', () => {
     await settleApprovals({ store, sessionIds: approvalIds, harness, print: (line) => roles.push(line) });
     phase = 'draining';
     // A call whose agent died is still a job: it runs (or its killed worker's job comes back) after
-    // its session was settled. Every job settled (removed when answered), no body can write a marker:
-    // the workers are stopped before the markers are counted.
+    // its session was settled. So wait until every job settled (each is removed when answered), then
+    // stop the workers: no body is left to write a marker while they are counted.
     const jobsLeft = async () => (await redis.keys(`${BULL_PREFIX}:${QUEUE}:*`)).filter((key) => /^[^:]+\.\d+$/.test(key.slice(`${BULL_PREFIX}:${QUEUE}:`.length)));
     const outAfterSettling = (await jobsLeft()).length;
     for (const until = Date.now() + 30_000; (await jobsLeft()).length > 0; await sleep(100)) {
-      if (Date.now() > until) throw new Error(`jobs still in the queue 30 s after the fleet stopped: ${(await jobsLeft()).join(', ')}`);
+      if (Date.now() > until) throw new Error(`jobs still in the queue 30 s after the settling pass: ${(await jobsLeft()).join(', ')}`);
     }
     keepWorkers = false;
     await Promise.all([...toolWorkers].map(killed));
@@ -264,6 +264,7 @@ describe('a fleet on Redis with tool bodies on BullMQ workers', () => {
     expect(aimed.workerAfterMarker).toBeGreaterThanOrEqual(1);
     expect(approvals.interruptedOnWorker).toBeGreaterThanOrEqual(1);
     expect(approvals.ranOnce).toBeGreaterThanOrEqual(2);
+    expect(approvals.threeProcesses).toBeGreaterThanOrEqual(1);
     expect(approvals.denied).toBe(approvalIds.length / 3);
     redis.disconnect();
   });
