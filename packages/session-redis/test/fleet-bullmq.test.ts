@@ -7,10 +7,9 @@ import { Redis } from 'ioredis';
 import type { SessionRecord } from '@weir/session';
 import { definePlugin } from '@weir/core';
 import { remoteDispatch } from '@weir/dispatch-bullmq';
-import { checkApprovalFleet, markerHarness, settleApprovals } from '@weir/session/testing';
+import { checkApprovalFleet, markerHarness, settleApprovals, checkSessionFleet } from '@weir/session/testing';
 import { createRedisSessionStore } from '@weir/session-redis';
 import { startRedis, type TestRedis } from './fixtures/redis-server.js';
-import { checkFleet } from './fixtures/fleet-check.js';
 
 // The fleet test of fleet.test.ts (four agent processes, 200 sessions, SIGKILLs during appends and
 // during suspended approvals), with the approved write_marker body on BullMQ tool workers: two
@@ -201,7 +200,7 @@ describe('a fleet on Redis with tool bodies on BullMQ workers', () => {
 
     const sessions = new Map<string, readonly SessionRecord[]>();
     for (let i = 0; i < SESSIONS; i += 1) sessions.set(`fleet-${i}`, await store.read(`fleet-${i}`));
-    const figures = checkFleet(acks, sessions);
+    const figures = checkSessionFleet(acks, sessions);
     console.log(
       `fleet on Redis, bodies on BullMQ: ${AGENTS} agents, ${SESSIONS} sessions, ${randomAgentKills} random SIGKILLs of agents in ${RUN_MS / 1000} s; ` +
         `${figures.acknowledged} appends acknowledged, all there; ${figures.stored} records stored (${figures.stored - figures.acknowledged} written whose acknowledgement died with its process), ` +

@@ -4,10 +4,9 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import type { SessionRecord } from '@weir/session';
-import { checkApprovalFleet, settleApprovals } from '@weir/session/testing';
+import { checkApprovalFleet, settleApprovals, checkSessionFleet } from '@weir/session/testing';
 import { createRedisSessionStore } from '@weir/session-redis';
 import { startRedis, type TestRedis } from './fixtures/redis-server.js';
-import { checkFleet } from './fixtures/fleet-check.js';
 
 // Heavy for this package (about 20 s): real processes. Sizes: 4 processes serving 8 sessions at a
 // time each, 200 sessions, for 10 s once all four append: every 600 ms a process that is appending
@@ -120,7 +119,7 @@ describe('a fleet on Redis', () => {
 
     const sessions = new Map<string, readonly SessionRecord[]>();
     for (let i = 0; i < SESSIONS; i += 1) sessions.set(`fleet-${i}`, await store.read(`fleet-${i}`));
-    const figures = checkFleet(acks, sessions);
+    const figures = checkSessionFleet(acks, sessions);
     console.log(
       `fleet on Redis: ${PROCESSES} processes, ${SESSIONS} sessions, ${kills} SIGKILLs in ${RUN_MS / 1000} s; ${figures.acknowledged} appends acknowledged, all there; ` +
         `${figures.stored} records stored (${figures.stored - figures.acknowledged} written whose acknowledgement died with its process), ${figures.writers} writer epochs, none interleaved; ${figures.moved} sessions written by more than one process; ${fenced} writers fenced after a pause longer than the lease`,

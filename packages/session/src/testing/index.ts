@@ -4,3 +4,5 @@ export { checkApprovalFleet, fleetDecision, serveApprovalRoles, settleApprovals 
 export type { ApprovalFleetCheckOptions, ApprovalFleetFigures, ApprovalFleetOptions } from './approval-fleet.js';
 export { markerHarness, markerTool } from './marker-agent.js';
 export type { MarkerEffect } from './marker-agent.js';
+export { checkSessionFleet, serveFleetAppends } from './session-fleet.js';
+export type { FleetAppendOptions, FleetFigures } from './session-fleet.js';
