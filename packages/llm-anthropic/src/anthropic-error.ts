@@ -1,3 +1,4 @@
+import { ModelApiError, type ModelApiErrorDetails } from '@weir/core';
 /**
  * Stable codes for everything that can go wrong talking to the Messages API, the same words as
  * `@weir/llm-openai`'s (so `fallbackModel` and `isRetryableModelError` read both alike). Tests and
@@ -28,55 +29,19 @@ export type AnthropicErrorCode =
   | 'INCOMPLETE_STREAM'
   | 'INVALID_RESPONSE';
 
-/** What an `AnthropicError` knows beyond its code and message. Every field is optional. */
-export interface AnthropicErrorDetails {
-  /** The HTTP status (200 for an error event inside a stream). */
-  readonly status?: number;
-  /** The server's `request-id`: quote it when asking Anthropic for help. */
-  readonly requestId?: string;
-  /** The API's `error.type` (`overloaded_error`, `invalid_request_error`...). */
-  readonly providerType?: string;
-  /** The API's own message, secrets redacted. */
-  readonly providerMessage?: string;
-  /** The endpoint, without query string. */
-  readonly url?: string;
-  /** True when a later attempt may succeed. The client has already spent its own retries. */
-  readonly retryable?: boolean;
-  /** The wait the server asked for (`retry-after`), in ms. */
-  readonly retryAfterMs?: number;
-  /** Which attempt failed (1 for the first). */
-  readonly attempt?: number;
-  readonly cause?: unknown;
-}
+/** What an `AnthropicError` knows beyond its code and message: the fields every model adapter's error has. */
+export type AnthropicErrorDetails = ModelApiErrorDetails;
 
 /**
  * The one error class of `@weir/llm-anthropic`: every rejection of `complete()` and every throw of
  * `stream()` is an `AnthropicError`, except a caller's abort, which rejects with the signal's
  * reason. Messages say what to do next and never contain the API key.
  */
-export class AnthropicError extends Error {
+export class AnthropicError extends ModelApiError<AnthropicErrorCode> {
   override readonly name = 'AnthropicError';
-  readonly code: AnthropicErrorCode;
-  readonly status: number | undefined;
-  readonly requestId: string | undefined;
-  readonly providerType: string | undefined;
-  readonly providerMessage: string | undefined;
-  readonly url: string | undefined;
-  readonly retryable: boolean;
-  readonly retryAfterMs: number | undefined;
-  readonly attempt: number | undefined;
 
   constructor(code: AnthropicErrorCode, message: string, details: AnthropicErrorDetails = {}) {
-    super(message, details.cause === undefined ? undefined : { cause: details.cause });
-    this.code = code;
-    this.status = details.status;
-    this.requestId = details.requestId;
-    this.providerType = details.providerType;
-    this.providerMessage = details.providerMessage;
-    this.url = details.url;
-    this.retryable = details.retryable ?? false;
-    this.retryAfterMs = details.retryAfterMs;
-    this.attempt = details.attempt;
+    super(code, message, details);
   }
 
   /** The same error numbered with the attempt that met it, when it had no number. */

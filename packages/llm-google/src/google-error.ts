@@ -1,3 +1,4 @@
+import { ModelApiError, type ModelApiErrorDetails } from '@weir/core';
 /**
  * Stable codes for everything that can go wrong talking to the Gemini API. Branch on the code,
  * never on the message.
@@ -27,22 +28,11 @@ export type GoogleErrorCode =
   | 'UNEXPECTED_STATUS';
 
 /** What a `GoogleError` knows beyond its code and message. Every field is optional. */
-export interface GoogleErrorDetails {
-  readonly status?: number;
+export interface GoogleErrorDetails extends ModelApiErrorDetails {
   /** The API's own status word: `INVALID_ARGUMENT`, `RESOURCE_EXHAUSTED`, `UNAVAILABLE`... */
   readonly providerStatus?: string;
-  /** The API's message, secrets removed. */
-  readonly providerMessage?: string;
   /** The first `ErrorInfo.reason` (`API_KEY_INVALID`...), or a prompt's `blockReason`. */
   readonly reason?: string;
-  readonly bodyExcerpt?: string;
-  /** The endpoint without query string. */
-  readonly url?: string;
-  readonly retryable?: boolean;
-  /** The wait the server asked for (`RetryInfo.retryDelay`, `retry-after`), in ms. */
-  readonly retryAfterMs?: number;
-  readonly attempt?: number;
-  readonly cause?: unknown;
 }
 
 /**
@@ -50,32 +40,17 @@ export interface GoogleErrorDetails {
  * `stream()` is a `GoogleError`, except a caller's abort, which rejects with the signal's reason.
  * Messages never contain the API key.
  */
-export class GoogleError extends Error {
+export class GoogleError extends ModelApiError<GoogleErrorCode> {
   override readonly name = 'GoogleError';
-  readonly code: GoogleErrorCode;
-  readonly status: number | undefined;
   readonly providerStatus: string | undefined;
-  readonly providerMessage: string | undefined;
   readonly reason: string | undefined;
-  readonly bodyExcerpt: string | undefined;
-  readonly url: string | undefined;
-  readonly retryable: boolean;
-  readonly retryAfterMs: number | undefined;
-  readonly attempt: number | undefined;
 
   constructor(code: GoogleErrorCode, message: string, details: GoogleErrorDetails = {}) {
-    super(message, details.cause === undefined ? undefined : { cause: details.cause });
-    this.code = code;
-    this.status = details.status;
+    super(code, message, details);
     this.providerStatus = details.providerStatus;
-    this.providerMessage = details.providerMessage;
     this.reason = details.reason;
-    this.bodyExcerpt = details.bodyExcerpt;
-    this.url = details.url;
-    this.retryable = details.retryable ?? false;
-    this.retryAfterMs = details.retryAfterMs;
-    this.attempt = details.attempt;
   }
+
 
   /** The same error, numbered with the attempt that failed (when it had no number). */
   withAttempt(attempt: number): GoogleError {

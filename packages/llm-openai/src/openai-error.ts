@@ -1,3 +1,4 @@
+import { ModelApiError, type ModelApiErrorDetails } from '@weir/core';
 /**
  * Stable codes for everything that can go wrong talking to an OpenAI-compatible endpoint.
  * Tests and callers branch on the code, never on the message.
@@ -31,29 +32,12 @@ export type OpenAIErrorCode =
   | 'INVALID_RESPONSE'
   | 'UNEXPECTED_STATUS';
 
-/** What an `OpenAIError` knows beyond its code and message. Every field is optional. */
-export interface OpenAIErrorDetails {
-  /** The HTTP status, or the code of an `{ error }` payload sent inside a 200 answer. */
-  readonly status?: number;
-  /** The server's `x-request-id`: quote it when asking the provider for help. */
-  readonly requestId?: string;
-  /** The provider's own error message, secrets redacted. */
-  readonly providerMessage?: string;
-  /** The provider's `error.type`, `error.code` and `error.param`, as sent. */
-  readonly providerType?: string;
+/** What an `OpenAIError` knows beyond its code and message: the fields every adapter's error has, and these. */
+export interface OpenAIErrorDetails extends ModelApiErrorDetails {
+  /** The provider's `error.code`, as sent (`error.type` is `providerType`). */
   readonly providerCode?: string;
+  /** The provider's `error.param`, as sent. */
   readonly param?: string;
-  /** The start of a body that was not a JSON error (an HTML page from a proxy, say), at most 500 characters. */
-  readonly bodyExcerpt?: string;
-  /** `POST` target without query string, so no secret in a query parameter leaks into logs. */
-  readonly url?: string;
-  /** True when a later attempt may succeed. The client has already spent its own retries. */
-  readonly retryable?: boolean;
-  /** The wait the server asked for (`retry-after-ms`, `retry-after`, rate-limit reset headers), in ms. */
-  readonly retryAfterMs?: number;
-  /** Which attempt failed (1 for the first). On a surfaced error, the number of attempts made. */
-  readonly attempt?: number;
-  readonly cause?: unknown;
 }
 
 /**
@@ -61,35 +45,15 @@ export interface OpenAIErrorDetails {
  * `stream()` is an `OpenAIError`, except a caller's abort, which rejects with the signal's reason.
  * Messages say what to do next and never contain the API key.
  */
-export class OpenAIError extends Error {
+export class OpenAIError extends ModelApiError<OpenAIErrorCode> {
   override readonly name = 'OpenAIError';
-  readonly code: OpenAIErrorCode;
-  readonly status: number | undefined;
-  readonly requestId: string | undefined;
-  readonly providerMessage: string | undefined;
-  readonly providerType: string | undefined;
   readonly providerCode: string | undefined;
   readonly param: string | undefined;
-  readonly bodyExcerpt: string | undefined;
-  readonly url: string | undefined;
-  readonly retryable: boolean;
-  readonly retryAfterMs: number | undefined;
-  readonly attempt: number | undefined;
 
   constructor(code: OpenAIErrorCode, message: string, details: OpenAIErrorDetails = {}) {
-    super(message, details.cause === undefined ? undefined : { cause: details.cause });
-    this.code = code;
-    this.status = details.status;
-    this.requestId = details.requestId;
-    this.providerMessage = details.providerMessage;
-    this.providerType = details.providerType;
+    super(code, message, details);
     this.providerCode = details.providerCode;
     this.param = details.param;
-    this.bodyExcerpt = details.bodyExcerpt;
-    this.url = details.url;
-    this.retryable = details.retryable ?? false;
-    this.retryAfterMs = details.retryAfterMs;
-    this.attempt = details.attempt;
   }
 }
 

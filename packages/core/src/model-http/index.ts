@@ -12,3 +12,5 @@ export type { RetryableError, RetryEvent, RetryPolicy } from './with-model-retry
 export { streamWithModelRetry } from './stream-with-model-retry.js';
 export { DEFAULT_MODEL_IDLE_TIMEOUT_MS, DEFAULT_MODEL_MAX_RETRIES, DEFAULT_MODEL_MAX_RETRY_DELAY_MS, DEFAULT_MODEL_TIMEOUT_MS, resolveTransport } from './transport-options.js';
 export type { ResolvedTransport, TransportOptions } from './transport-options.js';
+export { ModelApiError } from './model-api-error.js';
+export type { ModelApiErrorDetails } from './model-api-error.js';
