@@ -1,6 +1,7 @@
 // Type-only imports are erased: the SDK itself is loaded by `loadClientSdk` and `loadServerSdk`,
 // when a server is started or a harness is served.
 import type * as AuthModule from '@modelcontextprotocol/sdk/client/auth.js';
+import type * as AuthExtensionsModule from '@modelcontextprotocol/sdk/client/auth-extensions.js';
 import type * as ClientModule from '@modelcontextprotocol/sdk/client/index.js';
 import type * as SseModule from '@modelcontextprotocol/sdk/client/sse.js';
 import type * as StreamableHttpClientModule from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -32,6 +33,8 @@ export interface ClientSdk {
   readonly auth: typeof AuthModule.auth;
   /** The `resource_metadata`, `scope` and `error` of a response's `WWW-Authenticate` challenge. */
   readonly extractWWWAuthenticateParams: typeof AuthModule.extractWWWAuthenticateParams;
+  /** Signs a `private_key_jwt` client assertion (RFC 7523) for each token request of the client credentials grant. */
+  readonly createPrivateKeyJwtAuth: typeof AuthExtensionsModule.createPrivateKeyJwtAuth;
 }
 
 /** The parts of the SDK a server needs. */
@@ -75,7 +78,7 @@ function loadOnce<T>(load: () => Promise<T>): () => Promise<T> {
  * CLI that lists its plugins should not pay for them at start.
  */
 export const loadClientSdk: () => Promise<ClientSdk> = loadOnce(async () => {
-  const [client, sse, streamableHttp, framing, types, auth] = await Promise.all([
+  const [client, sse, streamableHttp, framing, types, auth, authExtensions] = await Promise.all([
     import('@modelcontextprotocol/sdk/client/index.js'),
     import('@modelcontextprotocol/sdk/client/sse.js'),
     import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
@@ -83,6 +86,8 @@ export const loadClientSdk: () => Promise<ClientSdk> = loadOnce(async () => {
     import('@modelcontextprotocol/sdk/types.js'),
     // Already a dependency of the Streamable HTTP transport: no more modules are loaded for it.
     import('@modelcontextprotocol/sdk/client/auth.js'),
+    // One small module with no imports of its own (it loads `jose` only when an assertion is signed).
+    import('@modelcontextprotocol/sdk/client/auth-extensions.js'),
   ]);
   return {
     Client: client.Client,
@@ -101,6 +106,7 @@ export const loadClientSdk: () => Promise<ClientSdk> = loadOnce(async () => {
     ListRootsRequestSchema: types.ListRootsRequestSchema,
     auth: auth.auth,
     extractWWWAuthenticateParams: auth.extractWWWAuthenticateParams,
+    createPrivateKeyJwtAuth: authExtensions.createPrivateKeyJwtAuth,
   };
 });
 

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { McpServerOptions } from './mcp-server-options.js';
-import type { McpOAuthOptions } from './oauth/oauth-options.js';
+import { resolveOAuth, type McpOAuthOptions } from './oauth/oauth-options.js';
 import { assertTierMap, type McpTierMap } from './resolve-tier.js';
 import { isServerName } from './tool-names.js';
 
@@ -17,7 +17,7 @@ const HTTP_KEYS = new Set(['url', 'headers', 'oauth', 'type', 'tiers', 'disabled
 /**
  * Reads servers from the JSON shape most MCP clients share:
  * `{ "mcpServers": { "fs": { "command": "npx", "args": [...], "env": {...} }, "api": { "url": "https://..." } } }`.
- * Each key is the server's `name`. Also read: `cwd`, `headers`, `oauth` (`true` or `{ scope, redirectPort, tokenFile, loginTimeoutMs, clientId, clientSecret, clientMetadataUrl }`), `type` (`stdio`, `http`,
+ * Each key is the server's `name`. Also read: `cwd`, `headers`, `oauth` (`true` or `{ grant, scope, redirectPort, tokenFile, loginTimeoutMs, clientId, clientSecret, clientMetadataUrl, privateKey, privateKeyFile, algorithm }`), `type` (`stdio`, `http`,
  * `streamable-http` or `sse`: the transport is chosen from `command`/`url` either way), `disabled:
  * true` (left out), and weir's own `tiers` and timeouts. A relative `cwd` is taken from `baseDir`.
  * Throws `McpConfigError` naming `source` and the entry on anything else.
@@ -53,7 +53,7 @@ export function parseMcpConfig(config: unknown, source = 'the MCP config', baseD
         ...common,
         url: string(entry.url, `${where}.url`),
         ...(entry.headers === undefined ? {} : { headers: stringRecord(entry.headers, `${where}.headers`) }),
-        ...(entry.oauth === undefined || entry.oauth === false ? {} : { oauth: oauthOf(entry.oauth, where, baseDir) }),
+        ...(entry.oauth === undefined || entry.oauth === false ? {} : { oauth: oauthOf(entry.oauth, name, entry.url, where, baseDir) }),
       });
     }
   }
@@ -77,12 +77,18 @@ export async function readMcpConfig(path: string): Promise<McpServerOptions[]> {
   return parseMcpConfig(json, path, resolve(path, '..'));
 }
 
-const OAUTH_KEYS: ReadonlySet<string> = new Set(['scope', 'redirectPort', 'tokenFile', 'loginTimeoutMs', 'clientId', 'clientSecret', 'clientMetadataUrl']);
+const OAUTH_KEYS: ReadonlySet<string> = new Set(['grant', 'scope', 'redirectPort', 'tokenFile', 'loginTimeoutMs', 'clientId', 'clientSecret', 'clientMetadataUrl', 'privateKey', 'privateKeyFile', 'algorithm']);
+const OAUTH_SHAPE = '{ grant?, scope?, redirectPort?, tokenFile?, loginTimeoutMs?, clientId?, clientSecret?, clientMetadataUrl?, privateKey?, privateKeyFile?, algorithm? }';
 
-/** `"oauth": true`, or `{ scope?, redirectPort?, tokenFile?, loginTimeoutMs?, clientId?, clientSecret?, clientMetadataUrl? }` (a relative `tokenFile` from the file's folder). */
-function oauthOf(value: unknown, where: string, baseDir: string): true | McpOAuthOptions {
+/**
+ * `"oauth": true`, or `{ grant?, scope?, redirectPort?, tokenFile?, loginTimeoutMs?, clientId?, clientSecret?, clientMetadataUrl?, privateKey?, privateKeyFile?, algorithm? }`
+ * (a relative `tokenFile` or `privateKeyFile` from the file's folder). The options are checked as
+ * `mcpServer` checks them (a bad combination, a key that does not parse), so a mistake is an
+ * `McpConfigError` naming the entry and the option, when the file is read.
+ */
+function oauthOf(value: unknown, name: string, url: unknown, where: string, baseDir: string): true | McpOAuthOptions {
   if (value === true) return true;
-  if (!isRecord(value)) throw new McpConfigError(`${where}.oauth: expected true or an object { scope?, redirectPort?, tokenFile?, loginTimeoutMs?, clientId?, clientSecret?, clientMetadataUrl? }.`);
+  if (!isRecord(value)) throw new McpConfigError(`${where}.oauth: expected true or an object ${OAUTH_SHAPE}.`);
   const unknown = Object.keys(value).filter((key) => !OAUTH_KEYS.has(key));
   if (unknown.length > 0) throw new McpConfigError(`${where}.oauth: unknown key(s) ${unknown.map((key) => JSON.stringify(key)).join(', ')}.`);
   const number = (key: string) => {
@@ -90,17 +96,39 @@ function oauthOf(value: unknown, where: string, baseDir: string): true | McpOAut
     if (entry !== undefined && typeof entry !== 'number') throw new McpConfigError(`${where}.oauth.${key} must be a number.`);
     return entry as number | undefined;
   };
+  const text = (key: string) => (value[key] === undefined ? {} : { [key]: string(value[key], `${where}.oauth.${key}`) });
+  const path = (key: string) => (value[key] === undefined ? {} : { [key]: resolve(baseDir, string(value[key], `${where}.oauth.${key}`)) });
   const redirectPort = number('redirectPort');
   const loginTimeoutMs = number('loginTimeoutMs');
-  return {
-    ...(value.scope === undefined ? {} : { scope: string(value.scope, `${where}.oauth.scope`) }),
-    ...(value.tokenFile === undefined ? {} : { tokenFile: resolve(baseDir, string(value.tokenFile, `${where}.oauth.tokenFile`)) }),
+  const { privateKey } = value;
+  if (privateKey !== undefined && typeof privateKey !== 'string' && !isRecord(privateKey)) throw new McpConfigError(`${where}.oauth.privateKey must be PEM text or a JWK object.`);
+  const options = {
+    ...text('grant'),
+    ...text('scope'),
+    ...path('tokenFile'),
     ...(redirectPort === undefined ? {} : { redirectPort }),
     ...(loginTimeoutMs === undefined ? {} : { loginTimeoutMs }),
-    ...(value.clientId === undefined ? {} : { clientId: string(value.clientId, `${where}.oauth.clientId`) }),
-    ...(value.clientSecret === undefined ? {} : { clientSecret: string(value.clientSecret, `${where}.oauth.clientSecret`) }),
-    ...(value.clientMetadataUrl === undefined ? {} : { clientMetadataUrl: string(value.clientMetadataUrl, `${where}.oauth.clientMetadataUrl`) }),
-  };
+    ...text('clientId'),
+    ...text('clientSecret'),
+    ...text('clientMetadataUrl'),
+    ...(privateKey === undefined ? {} : { privateKey }),
+    ...path('privateKeyFile'),
+    ...text('algorithm'),
+  } as McpOAuthOptions;
+  let at: URL | undefined;
+  try {
+    at = new URL(String(url));
+  } catch {
+    // A bad url is told when the server is made; the oauth options are checked against a good one only.
+  }
+  if (at !== undefined) {
+    try {
+      resolveOAuth(options, name, at, where);
+    } catch (error) {
+      throw new McpConfigError((error as Error).message, { cause: error });
+    }
+  }
+  return options;
 }
 
 function tiersOf(tiers: unknown, where: string): { tiers?: McpTierMap } {

@@ -6,6 +6,7 @@ import type { ResolvedServerOptions } from './mcp-server-options.js';
 import { McpServerError } from './mcp-server-error.js';
 import { StdioProcessTransport } from './stdio-process-transport.js';
 import type { ResolvedOAuth } from './oauth/oauth-options.js';
+import { ClientCredentialsProvider } from './oauth/client-credentials-provider.js';
 import { LoginFetch, LoginPendingError } from './oauth/login-fetch.js';
 import { TokenStore } from './oauth/token-store.js';
 import { WeirOAuthProvider } from './oauth/weir-oauth-provider.js';
@@ -109,7 +110,7 @@ async function connectWithLogin(
   describe: string,
 ): Promise<McpSession> {
   const store = new TokenStore(oauth.tokenFile);
-  const provider = new WeirOAuthProvider(store, oauth);
+  const provider = oauth.grant === 'client_credentials' ? new ClientCredentialsProvider(store, oauth, sdk) : new WeirOAuthProvider(store, oauth);
   const login = new LoginFetch({ name: options.name, describe, url: options.url }, provider, oauth, sdk, () => portOf(store.read().redirectUri));
   const open = () => new sdk.StreamableHTTPClientTransport(options.url, { requestInit, fetch: login.fetch });
   try {

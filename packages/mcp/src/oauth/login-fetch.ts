@@ -1,6 +1,7 @@
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ClientSdk } from '../load-sdk.js';
 import { McpServerError } from '../mcp-server-error.js';
+import { ClientCredentialsProvider } from './client-credentials-provider.js';
 import type { ResolvedOAuth } from './oauth-options.js';
 import { listenForRedirect, type RedirectListener } from './redirect-listener.js';
 import type { WeirOAuthProvider } from './weir-oauth-provider.js';
@@ -58,7 +59,7 @@ export class LoginFetch {
    */
   waitForLogins = false;
   readonly fetch: FetchLike = (input, init) => this.#send(input, init);
-  readonly #provider: WeirOAuthProvider;
+  readonly #provider: WeirOAuthProvider | ClientCredentialsProvider;
   readonly #oauth: ResolvedOAuth;
   readonly #serverUrl: URL;
   readonly #sdk: Pick<ClientSdk, 'auth' | 'extractWWWAuthenticateParams'>;
@@ -73,7 +74,7 @@ export class LoginFetch {
   /** `redirectPort`: the port of the stored registration's redirect, if any; `name` and `describe` name the server in errors. */
   constructor(
     server: { readonly name: string; readonly describe: string; readonly url: URL },
-    provider: WeirOAuthProvider,
+    provider: WeirOAuthProvider | ClientCredentialsProvider,
     oauth: ResolvedOAuth,
     sdk: Pick<ClientSdk, 'auth' | 'extractWWWAuthenticateParams'>,
     redirectPort: () => number | undefined,
@@ -147,6 +148,8 @@ export class LoginFetch {
   }
 
   #logIn(challenge: Challenge): Login {
+    const provider = this.#provider;
+    if (provider instanceof ClientCredentialsProvider) return this.#askForToken(provider, challenge);
     let personAsked = () => {};
     const asked = new Promise<'person'>((resolve) => {
       personAsked = () => resolve('person');
@@ -156,16 +159,16 @@ export class LoginFetch {
       const listener = await listenForRedirect(this.#oauth.redirectPort ?? this.#redirectPort());
       this.#listener = listener;
       try {
-        this.#provider.useRedirect(listener);
-        this.#provider.takeCode();
-        this.#provider.mayRefresh = !challenge.moreScope;
-        if ((await this.#sdk.auth(this.#provider, options)) === 'AUTHORIZED') return;
-        const code = this.#provider.takeCode();
+        provider.useRedirect(listener);
+        provider.takeCode();
+        provider.mayRefresh = !challenge.moreScope;
+        if ((await this.#sdk.auth(provider, options)) === 'AUTHORIZED') return;
+        const code = provider.takeCode();
         if (code === undefined) throw new Error('the person was not sent to log in');
         personAsked();
-        if ((await this.#sdk.auth(this.#provider, { ...options, authorizationCode: await code })) !== 'AUTHORIZED') throw new Error('the authorization server issued no token');
+        if ((await this.#sdk.auth(provider, { ...options, authorizationCode: await code })) !== 'AUTHORIZED') throw new Error('the authorization server issued no token');
       } finally {
-        this.#provider.mayRefresh = true;
+        provider.mayRefresh = true;
         if (this.#listener === listener) this.#listener = undefined;
         await listener.close();
       }
@@ -173,4 +176,35 @@ export class LoginFetch {
     done.catch(() => undefined);
     return { first: Promise.race([asked, done.then(() => 'authorized' as const)]), done };
   }
+
+  /**
+   * The client credentials grant: no person, no listener. `auth()` sees a provider with no redirect
+   * and asks the token endpoint for a token straight away (a new one each time: it has no refresh
+   * token to use). A refusal names the client, never its secret or key.
+   */
+  #askForToken(provider: ClientCredentialsProvider, challenge: Challenge): Login {
+    const done = (async () => {
+      provider.askFor(challenge.scope);
+      let result: string;
+      try {
+        result = await this.#sdk.auth(provider, { serverUrl: this.#serverUrl, resourceMetadataUrl: challenge.resourceMetadataUrl, scope: challenge.scope });
+      } catch (error) {
+        const refusal = oauthErrorOf(error);
+        // Anything else (no metadata, a resource naming another server, the network) is told as it is.
+        if (refusal === undefined) throw error;
+        throw new Error(`the authorization server refused a token to client "${provider.clientId}" (${refusal})`, { cause: error });
+      }
+      if (result !== 'AUTHORIZED') throw new Error('the authorization server issued no token');
+    })();
+    done.catch(() => undefined);
+    return { first: done.then(() => 'authorized' as const), done };
+  }
+}
+
+/** An OAuth error response (the SDK's `OAuthError`, its code apart from its message) as `code: description`; `undefined` for any other error. */
+function oauthErrorOf(error: unknown): string | undefined {
+  const code = (error as { errorCode?: unknown } | null)?.errorCode;
+  if (typeof code !== 'string') return undefined;
+  const message = error instanceof Error ? error.message : '';
+  return message === '' ? code : `${code}: ${message}`;
 }

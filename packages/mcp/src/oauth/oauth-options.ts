@@ -1,10 +1,20 @@
 import { createHash } from 'node:crypto';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { ClientKey, type ClientKeyAlgorithm } from './client-key.js';
 import { openOrPrint } from './open-browser.js';
 
 /** `mcpServer({ url, oauth })`: log in to a Streamable HTTP server that asks for OAuth 2.1. */
 export interface McpOAuthOptions {
+  /**
+   * How the token is obtained. `'authorization_code'` (the default): a person logs in in a
+   * browser. `'client_credentials'` (RFC 6749 section 4.4): no person; the client authenticates
+   * itself with `clientId` and either `clientSecret` (HTTP Basic, or in the form, as the
+   * authorization server's metadata asks) or `privateKey`/`privateKeyFile` (`private_key_jwt`,
+   * RFC 7523), and asks again when the token expired or is refused. Needs `clientId`; takes
+   * `scope` and `tokenFile`, not `authorize`, `redirectPort`, `loginTimeoutMs` or `clientMetadataUrl`.
+   */
+  readonly grant?: 'authorization_code' | 'client_credentials';
   /**
    * Shows the person the authorization URL: opens their browser, or prints it. Called once per
    * login, with the URL to visit; the login ends when the browser comes back to the loopback
@@ -34,10 +44,21 @@ export interface McpOAuthOptions {
    * registers as usual. weir publishes no such document: this is the URL of one you host.
    */
   readonly clientMetadataUrl?: string;
+  /**
+   * With `grant: 'client_credentials'`: the client's private key for `private_key_jwt`, PEM text
+   * (PKCS#8, PKCS#1 RSA or SEC1 EC) or a JWK object. Checked when the options are read; kept in
+   * memory, never written to the token file, never in an error.
+   */
+  readonly privateKey?: string | Readonly<Record<string, unknown>>;
+  /** The path of a file holding `privateKey` (PEM, or a JWK as JSON); read once, when the options are read. */
+  readonly privateKeyFile?: string;
+  /** The JWS algorithm the assertion is signed with. Default: the key's own (RS256 for RSA, ES256/ES384/ES512 for P-256/384/521, EdDSA for Ed25519). */
+  readonly algorithm?: ClientKeyAlgorithm;
 }
 
 /** The options with defaults applied. */
 export interface ResolvedOAuth {
+  readonly grant: 'authorization_code' | 'client_credentials';
   readonly authorize: (url: URL) => void | Promise<void>;
   readonly tokenFile: string;
   readonly redirectPort: number | undefined;
@@ -46,9 +67,16 @@ export interface ResolvedOAuth {
   readonly clientId: string | undefined;
   readonly clientSecret: string | undefined;
   readonly clientMetadataUrl: string | undefined;
+  /** The `private_key_jwt` key of a client credentials grant (else `undefined`: a secret, or no client authentication). */
+  readonly clientKey: ClientKey | undefined;
 }
 
-const KEYS: ReadonlySet<string> = new Set(['authorize', 'tokenFile', 'redirectPort', 'scope', 'loginTimeoutMs', 'clientId', 'clientSecret', 'clientMetadataUrl']);
+const KEYS: ReadonlySet<string> = new Set(['grant', 'authorize', 'tokenFile', 'redirectPort', 'scope', 'loginTimeoutMs', 'clientId', 'clientSecret', 'clientMetadataUrl', 'privateKey', 'privateKeyFile', 'algorithm']);
+
+/** The options a client credentials grant cannot use: they are for a person's login in a browser. */
+const PERSON_ONLY = ['authorize', 'redirectPort', 'loginTimeoutMs', 'clientMetadataUrl'] as const;
+/** The options only a client credentials grant uses. */
+const KEY_OPTIONS = ['privateKey', 'privateKeyFile', 'algorithm'] as const;
 
 /** The user's weir folder, as the CLI finds it: `WEIR_HOME`, or `~/.weir`. */
 export function weirHome(env: NodeJS.ProcessEnv = process.env): string {
@@ -73,12 +101,21 @@ export function resolveOAuth(oauth: true | McpOAuthOptions, name: string, url: U
     if (value !== undefined && (typeof value !== 'string' || value === '')) throw new TypeError(`${where}: oauth.${key} must be a non-empty string.`);
   }
   if (options.clientSecret !== undefined && options.clientId === undefined) throw new TypeError(`${where}: oauth.clientSecret needs oauth.clientId.`);
+  const grant = options.grant ?? 'authorization_code';
+  if (grant !== 'authorization_code' && grant !== 'client_credentials') throw new TypeError(`${where}: oauth.grant must be "authorization_code" or "client_credentials", got ${JSON.stringify(grant)}.`);
+  const clientKey = grant === 'client_credentials' ? clientCredentialsOf(options, where) : undefined;
+  if (grant === 'authorization_code') {
+    const misplaced = KEY_OPTIONS.find((key) => options[key] !== undefined);
+    if (misplaced !== undefined) throw new TypeError(`${where}: oauth.${misplaced} is for oauth.grant "client_credentials" (private_key_jwt); a person's login takes clientId and clientSecret.`);
+  }
   if (options.clientMetadataUrl !== undefined && !isDocumentUrl(options.clientMetadataUrl)) throw new TypeError(`${where}: oauth.clientMetadataUrl must be an https URL with a path, got ${JSON.stringify(options.clientMetadataUrl)}.`);
   const timeout = options.loginTimeoutMs ?? 300_000;
   if (!(typeof timeout === 'number' && timeout > 0)) throw new TypeError(`${where}: oauth.loginTimeoutMs must be a positive number of milliseconds.`);
   // The URL's hash keeps two servers of one name (two configs) from sharing a login.
-  const key = createHash('sha256').update(url.href).digest('hex').slice(0, 12);
+  // A client credentials login is also the client's: another clientId for the same server is another login.
+  const key = createHash('sha256').update(grant === 'client_credentials' ? `${url.href}\n${options.clientId}` : url.href).digest('hex').slice(0, 12);
   return {
+    grant,
     authorize: options.authorize ?? openOrPrint(name),
     tokenFile: options.tokenFile ?? join(weirHome(), 'mcp-oauth', `${name}-${key}.json`),
     redirectPort: port,
@@ -87,7 +124,25 @@ export function resolveOAuth(oauth: true | McpOAuthOptions, name: string, url: U
     clientId: options.clientId,
     clientSecret: options.clientSecret,
     clientMetadataUrl: options.clientMetadataUrl,
+    clientKey,
   };
+}
+
+/** Checks the options of a client credentials grant: a client ID, and one way for it to authenticate. */
+function clientCredentialsOf(options: McpOAuthOptions, where: string): ClientKey | undefined {
+  const personal = PERSON_ONLY.find((key) => options[key] !== undefined);
+  if (personal !== undefined) throw new TypeError(`${where}: oauth.${personal} is for a person's login; oauth.grant "client_credentials" has no browser and no redirect.`);
+  if (options.clientId === undefined) throw new TypeError(`${where}: oauth.grant "client_credentials" needs oauth.clientId (a client registered with the authorization server).`);
+  const ways = (['clientSecret', 'privateKey', 'privateKeyFile'] as const).filter((key) => options[key] !== undefined);
+  if (ways.length !== 1) {
+    throw new TypeError(`${where}: oauth.grant "client_credentials" needs exactly one of oauth.clientSecret, oauth.privateKey, oauth.privateKeyFile, got ${ways.length === 0 ? 'none' : ways.map((key) => `oauth.${key}`).join(' and ')}.`);
+  }
+  const way = ways[0]!;
+  if (way === 'clientSecret') {
+    if (options.algorithm !== undefined) throw new TypeError(`${where}: oauth.algorithm is for oauth.privateKey or oauth.privateKeyFile (private_key_jwt), not oauth.clientSecret.`);
+    return undefined;
+  }
+  return ClientKey.of(options[way], way === 'privateKeyFile', options.algorithm, `oauth.${way}`, where);
 }
 
 /** A client ID metadata document is named by an https URL with a path (its URL is the client ID). */

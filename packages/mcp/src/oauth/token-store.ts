@@ -8,6 +8,8 @@ export interface StoredLogin {
   readonly tokens?: OAuthTokens;
   /** The redirect URI the registration was made with: the next login listens on its port. */
   readonly redirectUri?: string;
+  /** When the access token expires (milliseconds since the epoch), where it said (`expires_in`): kept by the client credentials grant, which asks again then. */
+  readonly expiresAt?: number;
 }
 
 /**
