@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -50,6 +51,40 @@ describe('parseMcpConfig: oauth', () => {
     ]);
     expect(() => parseMcpConfig({ mcpServers: { a: { url: 'https://a.example/mcp', oauth: { password: 'x' } } } }, 'cfg')).toThrow(/mcpServers\.a\.oauth: unknown key\(s\) "password"/);
     expect(() => parseMcpConfig({ mcpServers: { a: { url: 'https://a.example/mcp', oauth: 'yes' } } }, 'cfg')).toThrow(McpConfigError);
+  });
+
+  it('reads the client credentials grant (a secret, or a key file relative to the folder) and refuses a bad combination when read, naming the option', () => {
+    const keyFile = join(dir, 'client.pem');
+    writeFileSync(keyFile, generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'pem', type: 'pkcs8' }));
+    const parsed = parseMcpConfig(
+      {
+        mcpServers: {
+          s: { url: 'https://s.example/mcp', oauth: { grant: 'client_credentials', clientId: 'svc', clientSecret: 's3', scope: 'read' } },
+          k: { url: 'https://k.example/mcp', oauth: { grant: 'client_credentials', clientId: 'svc', privateKeyFile: 'client.pem', algorithm: 'ES256' } },
+        },
+      },
+      'cfg',
+      dir,
+    );
+    expect(parsed).toEqual([
+      { name: 's', url: 'https://s.example/mcp', oauth: { grant: 'client_credentials', clientId: 'svc', clientSecret: 's3', scope: 'read' } },
+      { name: 'k', url: 'https://k.example/mcp', oauth: { grant: 'client_credentials', clientId: 'svc', privateKeyFile: keyFile, algorithm: 'ES256' } },
+    ]);
+    const bad = (oauth: unknown) => {
+      try {
+        parseMcpConfig({ mcpServers: { a: { url: 'https://a.example/mcp', oauth } } }, 'cfg', dir);
+      } catch (error) {
+        expect(error).toMatchObject({ code: 'MCP_CONFIG_INVALID' });
+        return (error as Error).message;
+      }
+      return 'accepted';
+    };
+    expect(bad({ grant: 'client_credentials', clientId: 'svc' })).toMatch(/^cfg: mcpServers\.a: oauth\.grant "client_credentials" needs exactly one of oauth\.clientSecret/);
+    expect(bad({ grant: 'client_credentials', clientId: 'svc', clientSecret: 's3', redirectPort: 9000 })).toMatch(/oauth\.redirectPort is for a person's login/);
+    expect(bad({ grant: 'client_credentials', clientId: 'svc', privateKeyFile: 'client.pem', algorithm: 'RS256' })).toMatch(/oauth\.algorithm RS256 does not fit oauth\.privateKeyFile/);
+    expect(bad({ grant: 'client_credentials', clientId: 'svc', privateKeyFile: 'nowhere.pem' })).toMatch(/oauth\.privateKeyFile ".*nowhere\.pem" cannot be read/);
+    expect(bad({ grant: 'client_credentials', clientId: 'svc', privateKey: 42 })).toMatch(/mcpServers\.a\.oauth\.privateKey must be PEM text or a JWK object/);
+    expect(bad({ clientId: 'svc', privateKeyFile: 'client.pem' })).toMatch(/oauth\.privateKeyFile is for oauth\.grant "client_credentials"/);
   });
 });
 

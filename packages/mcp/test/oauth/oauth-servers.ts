@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, verify, type KeyObject } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -7,7 +7,8 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 /**
  * A loopback OAuth 2.1 authorization server and an MCP resource server of the tests' own,
  * written from the specifications (RFC 8414 metadata, RFC 7591 registration, RFC 7636 PKCE with
- * S256 only, RFC 9728 protected-resource metadata, RFC 8707 resource indicators): every step the
+ * S256 only, RFC 9728 protected-resource metadata, RFC 8707 resource indicators, RFC 6749 section 4.4
+ * client credentials with a secret or a `private_key_jwt` assertion, RFC 7523): every step the
  * client takes is recorded, and the tests can revoke tokens or mint one for another audience.
  */
 export interface OAuthWorld {
@@ -38,6 +39,12 @@ export interface OAuthWorld {
   clientIdDocuments: boolean;
   /** Registers a client beforehand (RFC 6749 section 2), with a secret for a confidential one; it may come back to any loopback port (RFC 8252 section 7.3). */
   preRegister(id: string, secret?: string): void;
+  /** Registers a client that authenticates with `private_key_jwt`: its assertions must verify with `publicKey`. */
+  preRegisterKey(id: string, publicKey: KeyObject): void;
+  /** The `expires_in` of client credentials tokens, in seconds; the MCP endpoint refuses a token past it. */
+  tokenLifetime: number;
+  /** The claims of each client assertion that verified, in order. */
+  readonly assertions: AssertionClaims[];
   close(): Promise<void>;
 }
 
@@ -45,6 +52,56 @@ export interface Grant {
   aud: string;
   scope: string;
   revoked: boolean;
+  /** Milliseconds since the epoch; none for tokens of the authorization code grant. */
+  expiresAt?: number;
+}
+
+export interface AssertionClaims {
+  readonly alg: string;
+  readonly iss: string;
+  readonly sub: string;
+  readonly aud: string | string[];
+  readonly exp: number;
+  readonly iat: number;
+  readonly jti: string;
+}
+
+const JWT_BEARER = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
+
+/** The node:crypto digest and options that verify a JWS signed with `alg` (RFC 7518 section 3). */
+function verifierOf(alg: string): { digest: string | null; dsaEncoding?: 'ieee-p1363'; padding?: number } | undefined {
+  const bits = /^(RS|PS|ES)(256|384|512)$/.exec(alg);
+  if (alg === 'EdDSA') return { digest: null };
+  if (bits === null) return undefined;
+  const digest = `sha${bits[2]}`;
+  if (bits[1] === 'ES') return { digest, dsaEncoding: 'ieee-p1363' };
+  // RSA_PKCS1_PSS_PADDING is 6; the salt is the digest's length (RFC 7518 section 3.5).
+  return bits[1] === 'PS' ? { digest, padding: 6 } : { digest };
+}
+
+/**
+ * Verifies a client assertion as RFC 7523 section 3 asks: signed by the client's key, issued by and
+ * about the client, for this authorization server, not expired, its `jti` never seen before.
+ * Returns the claims, or why it is refused.
+ */
+function verifyAssertion(assertion: string, clients: ReadonlyMap<string, { publicKey?: KeyObject }>, audiences: readonly string[], seen: Set<string>): AssertionClaims | string {
+  const [head, body, signature] = assertion.split('.');
+  if (head === undefined || body === undefined || signature === undefined) return 'not a JWS';
+  const header = JSON.parse(Buffer.from(head, 'base64url').toString('utf8')) as { alg?: string };
+  const claims = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as Omit<AssertionClaims, 'alg'>;
+  const key = clients.get(claims.iss)?.publicKey;
+  if (key === undefined) return `no key registered for ${claims.iss}`;
+  const how = verifierOf(header.alg ?? '');
+  if (how === undefined) return `alg ${header.alg} refused`;
+  const ok = verify(how.digest, Buffer.from(`${head}.${body}`), { key, ...(how.dsaEncoding ? { dsaEncoding: how.dsaEncoding } : {}), ...(how.padding ? { padding: how.padding, saltLength: Number(how.digest!.slice(3)) / 8 } : {}) }, Buffer.from(signature, 'base64url'));
+  if (!ok) return 'bad signature';
+  if (claims.sub !== claims.iss) return 'sub is not the client';
+  const aud = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
+  if (!aud.some((value) => audiences.includes(value))) return `aud ${String(claims.aud)} is not this server`;
+  if (!(claims.exp > Date.now() / 1000)) return 'expired';
+  if (typeof claims.jti !== 'string' || seen.has(claims.jti)) return 'jti missing or replayed';
+  seen.add(claims.jti);
+  return { alg: header.alg!, ...claims };
 }
 
 async function listen(server: Server): Promise<string> {
@@ -63,7 +120,9 @@ async function bodyOf(request: IncomingMessage): Promise<string> {
 
 export async function startOAuthWorld(): Promise<OAuthWorld> {
   const log: string[] = [];
-  const clients = new Map<string, { redirect_uris: string[]; secret?: string; anyLoopbackPort?: boolean }>();
+  const clients = new Map<string, { redirect_uris: string[]; secret?: string; anyLoopbackPort?: boolean; publicKey?: KeyObject }>();
+  const assertions: AssertionClaims[] = [];
+  const jtis = new Set<string>();
   const codes = new Map<string, { client: string; challenge: string; redirect: string; resource: string; scope: string }>();
   const access = new Map<string, Grant>();
   const refresh = new Map<string, Grant>();
@@ -86,9 +145,10 @@ export async function startOAuthWorld(): Promise<OAuthWorld> {
         token_endpoint: `${issuer}/token`,
         ...(world.dynamicRegistration ? { registration_endpoint: `${issuer}/register` } : {}),
         response_types_supported: ['code'],
-        grant_types_supported: ['authorization_code', 'refresh_token'],
+        grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials'],
         code_challenge_methods_supported: ['S256'],
-        token_endpoint_auth_methods_supported: ['none', 'client_secret_basic'],
+        token_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'private_key_jwt'],
+        token_endpoint_auth_signing_alg_values_supported: ['RS256', 'ES256', 'EdDSA'],
         ...(world.clientIdDocuments ? { client_id_metadata_document_supported: true } : {}),
       });
     }
@@ -144,6 +204,33 @@ export async function startOAuthWorld(): Promise<OAuthWorld> {
         entry.revoked = true;
         return json(response, 200, issue(entry.aud, entry.scope));
       }
+      if (grant === 'client_credentials') {
+        // The client authenticates with HTTP Basic and its secret, or with a signed assertion (RFC 7523 section 2.2).
+        const basic = /^Basic (.+)$/.exec(request.headers.authorization ?? '')?.[1];
+        let clientId: string | undefined;
+        if (basic !== undefined) {
+          const [id, secret] = Buffer.from(basic, 'base64').toString('utf8').split(':').map(decodeURIComponent);
+          const expected = clients.get(id ?? '')?.secret;
+          if (expected === undefined || secret !== expected) return json(response, 401, { error: 'invalid_client', error_description: 'client authentication failed' });
+          log.push('client-secret-basic');
+          clientId = id;
+        } else if (form.get('client_assertion_type') === JWT_BEARER) {
+          const claims = verifyAssertion(form.get('client_assertion') ?? '', clients, [issuer, `${issuer}/`, `${issuer}/token`], jtis);
+          if (typeof claims === 'string') {
+            log.push(`client-assertion-refused: ${claims}`);
+            return json(response, 401, { error: 'invalid_client', error_description: `client assertion refused: ${claims}` });
+          }
+          log.push('client-assertion-ok');
+          assertions.push(claims);
+          clientId = claims.iss;
+        }
+        if (clientId === undefined) return json(response, 401, { error: 'invalid_client', error_description: 'no client authentication' });
+        const at = token('at');
+        const scope = (form.get('scope') ?? '').split(' ').filter((name) => name !== '' && !world.withheldScopes.includes(name)).join(' ');
+        access.set(at, { aud: form.get('resource') ?? '', scope, revoked: false, expiresAt: Date.now() + world.tokenLifetime * 1000 });
+        // No refresh token (RFC 6749 section 4.4.3): the client asks again.
+        return json(response, 200, { access_token: at, token_type: 'Bearer', expires_in: world.tokenLifetime, ...(scope === '' ? {} : { scope }) });
+      }
       return json(response, 400, { error: 'unsupported_grant_type' });
     }
     json(response, 404, { error: 'not_found' });
@@ -163,8 +250,9 @@ export async function startOAuthWorld(): Promise<OAuthWorld> {
     const grant = bearer === undefined ? undefined : access.get(bearer);
     const challenge = `Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"`;
     const open = world.openBeforeLogin && (method === 'initialize' || method.startsWith('notifications/'));
-    if (!open && (grant === undefined || grant.revoked || grant.aud !== mcpUrl || world.refuseEveryToken)) {
-      log.push(grant === undefined ? 'rs:401' : grant.revoked ? 'rs:401 revoked' : 'rs:401 audience');
+    const expired = grant?.expiresAt !== undefined && Date.now() >= grant.expiresAt;
+    if (!open && (grant === undefined || grant.revoked || expired || grant.aud !== mcpUrl || world.refuseEveryToken)) {
+      log.push(grant === undefined ? 'rs:401' : grant.revoked ? 'rs:401 revoked' : expired ? 'rs:401 expired' : 'rs:401 audience');
       return json(response, 401, { error: 'invalid_token' }, { 'www-authenticate': bearer === undefined ? challenge : `${challenge}, error="invalid_token"` });
     }
     if (method === 'tools/call' && world.toolScope !== undefined && !(grant?.scope ?? '').split(' ').includes(world.toolScope)) {
@@ -195,6 +283,9 @@ export async function startOAuthWorld(): Promise<OAuthWorld> {
     dynamicRegistration: true,
     clientIdDocuments: false,
     preRegister: (id, secret) => void clients.set(id, { redirect_uris: [], anyLoopbackPort: true, ...(secret === undefined ? {} : { secret }) }),
+    preRegisterKey: (id, publicKey) => void clients.set(id, { redirect_uris: [], publicKey }),
+    tokenLifetime: 3600,
+    assertions,
     mcpUrl,
     issuer,
     log,
