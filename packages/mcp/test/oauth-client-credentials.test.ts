@@ -111,7 +111,7 @@ describe('OAuth client credentials grant', () => {
     world.preRegister('weir-bad', 'the-right-secret');
     const failed = connected({ grant: 'client_credentials', clientId: 'weir-bad', clientSecret: 'a-wrong-secret' }, 'bad.json');
     await expect(failed).rejects.toMatchObject({ cause: { code: 'MCP_AUTH_FAILED' } });
-    const error = await failed.catch((caught: unknown) => caught as Error & { cause: Error });
+    const error = (await failed.then(() => undefined, (caught: unknown) => caught)) as Error & { cause: Error };
     expect(error.cause.message).toMatch(/refused a token to client "weir-bad" \(invalid_client: client authentication failed\)/);
     expect(`${error.message} ${error.cause.message}`).not.toContain('a-wrong-secret');
     expect(world.log).not.toContain('client-secret-basic');
