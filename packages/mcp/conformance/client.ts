@@ -10,6 +10,9 @@
 // oauth.clientId and oauth.clientSecret. auth/basic-cimd is given a client ID metadata document URL
 // (its authorization server takes it without fetching it); the others run weir's default, dynamic
 // registration.
+// auth/client-credentials-basic and auth/client-credentials-jwt are for a client with no person: they
+// get oauth.grant 'client_credentials' with the context's client_id and its client_secret, or its
+// private key (PEM) and signing algorithm (private_key_jwt); no browser is involved.
 // Run: conformance client --command "tsx --conditions=@weir/source conformance/client.ts" --scenario initialize
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -36,7 +39,18 @@ function preRegistered(): Pick<McpOAuthOptions, 'clientId' | 'clientSecret'> {
   return { clientId: context.client_id, ...(typeof context.client_secret === 'string' ? { clientSecret: context.client_secret } : {}) };
 }
 
-const oauth: McpOAuthOptions | undefined = auth
+/** The scenario's client for the client credentials grant: a secret, or a private key and its algorithm. */
+function clientCredentials(): McpOAuthOptions {
+  const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}') as { client_id?: string; client_secret?: string; private_key_pem?: string; signing_algorithm?: string };
+  const client = { grant: 'client_credentials', clientId: context.client_id ?? '' } as const;
+  if (context.private_key_pem !== undefined) return { ...client, privateKey: context.private_key_pem, ...(context.signing_algorithm === undefined ? {} : { algorithm: context.signing_algorithm as McpOAuthOptions['algorithm'] }) };
+  return { ...client, clientSecret: context.client_secret ?? '' };
+}
+
+const headless = scenario === 'auth/client-credentials-basic' || scenario === 'auth/client-credentials-jwt';
+const oauth: McpOAuthOptions | undefined = headless
+  ? clientCredentials()
+  : auth
   ? {
       authorize: (at) => void browse(at).catch((error: unknown) => process.stderr.write(`browser: ${String(error)}\n`)),
       loginTimeoutMs: 20_000,

@@ -51,7 +51,7 @@ done
 kill "$SERVER_PID" 2>/dev/null; wait "$SERVER_PID" 2>/dev/null
 
 # --- Client scenarios: conformance/client.ts (mcpServer({ url }), with `oauth` for auth/*). Kept apart: the client side is edited on its own. ---
-# Every client scenario of the suite but the three the README's conformance table lists as not run, with why.
+# Every client scenario of the suite but the one the README's conformance table lists as not run, with why.
 client_scenarios=(
   initialize tools_call sse-retry elicitation-sep1034-client-defaults
   auth/metadata-default auth/metadata-var1 auth/metadata-var2 auth/metadata-var3 auth/basic-cimd
@@ -59,6 +59,7 @@ client_scenarios=(
   auth/token-endpoint-auth-basic auth/token-endpoint-auth-post auth/token-endpoint-auth-none auth/pre-registration
   auth/2025-03-26-oauth-metadata-backcompat auth/2025-03-26-oauth-endpoint-fallback
   auth/resource-mismatch auth/offline-access-scope auth/offline-access-not-supported
+  auth/client-credentials-basic auth/client-credentials-jwt
 )
 echo "::: client scenarios"
 for scenario in "${client_scenarios[@]}"; do
