@@ -17,7 +17,7 @@ const HTTP_KEYS = new Set(['url', 'headers', 'oauth', 'type', 'tiers', 'disabled
 /**
  * Reads servers from the JSON shape most MCP clients share:
  * `{ "mcpServers": { "fs": { "command": "npx", "args": [...], "env": {...} }, "api": { "url": "https://..." } } }`.
- * Each key is the server's `name`. Also read: `cwd`, `headers`, `oauth` (`true` or `{ grant, scope, redirectPort, tokenFile, loginTimeoutMs, clientId, clientSecret, clientMetadataUrl, privateKey, privateKeyFile, algorithm }`), `type` (`stdio`, `http`,
+ * Each key is the server's `name`. Also read: `cwd`, `headers`, `oauth` (`true` or `{ grant, scope, redirectPort, tokenFile, loginTimeoutMs, clientId, clientSecret, clientMetadataUrl, privateKey, privateKeyFile, algorithm, authorizationServer }`), `type` (`stdio`, `http`,
  * `streamable-http` or `sse`: the transport is chosen from `command`/`url` either way), `disabled:
  * true` (left out), and weir's own `tiers` and timeouts. A relative `cwd` is taken from `baseDir`.
  * Throws `McpConfigError` naming `source` and the entry on anything else.
@@ -77,11 +77,11 @@ export async function readMcpConfig(path: string): Promise<McpServerOptions[]> {
   return parseMcpConfig(json, path, resolve(path, '..'));
 }
 
-const OAUTH_KEYS: ReadonlySet<string> = new Set(['grant', 'scope', 'redirectPort', 'tokenFile', 'loginTimeoutMs', 'clientId', 'clientSecret', 'clientMetadataUrl', 'privateKey', 'privateKeyFile', 'algorithm']);
-const OAUTH_SHAPE = '{ grant?, scope?, redirectPort?, tokenFile?, loginTimeoutMs?, clientId?, clientSecret?, clientMetadataUrl?, privateKey?, privateKeyFile?, algorithm? }';
+const OAUTH_KEYS: ReadonlySet<string> = new Set(['grant', 'scope', 'redirectPort', 'tokenFile', 'loginTimeoutMs', 'clientId', 'clientSecret', 'clientMetadataUrl', 'privateKey', 'privateKeyFile', 'algorithm', 'authorizationServer']);
+const OAUTH_SHAPE = '{ grant?, scope?, redirectPort?, tokenFile?, loginTimeoutMs?, clientId?, clientSecret?, clientMetadataUrl?, privateKey?, privateKeyFile?, algorithm?, authorizationServer? }';
 
 /**
- * `"oauth": true`, or `{ grant?, scope?, redirectPort?, tokenFile?, loginTimeoutMs?, clientId?, clientSecret?, clientMetadataUrl?, privateKey?, privateKeyFile?, algorithm? }`
+ * `"oauth": true`, or `{ grant?, scope?, redirectPort?, tokenFile?, loginTimeoutMs?, clientId?, clientSecret?, clientMetadataUrl?, privateKey?, privateKeyFile?, algorithm?, authorizationServer? }`
  * (a relative `tokenFile` or `privateKeyFile` from the file's folder). The options are checked as
  * `mcpServer` checks them (a bad combination, a key that does not parse), so a mistake is an
  * `McpConfigError` naming the entry and the option, when the file is read.
@@ -114,6 +114,7 @@ function oauthOf(value: unknown, name: string, url: unknown, where: string, base
     ...(privateKey === undefined ? {} : { privateKey }),
     ...path('privateKeyFile'),
     ...text('algorithm'),
+    ...text('authorizationServer'),
   } as McpOAuthOptions;
   let at: URL | undefined;
   try {

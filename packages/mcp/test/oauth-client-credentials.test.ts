@@ -45,7 +45,7 @@ afterAll(async () => {
 describe('OAuth client credentials grant', () => {
   it('client_secret_basic: a token without a browser or a registration, bound to the server, kept without the secret and reused by the next harness', async () => {
     world.preRegister('weir-svc', 'svc-s3cret-value');
-    const oauth: McpOAuthOptions = { grant: 'client_credentials', clientId: 'weir-svc', clientSecret: 'svc-s3cret-value' };
+    const oauth: McpOAuthOptions = { grant: 'client_credentials', clientId: 'weir-svc', clientSecret: 'svc-s3cret-value', authorizationServer: world.issuer };
     expect(await whoami(await connected(oauth, 'basic.json'))).toMatchObject({ ok: true, content: 'logged in' });
     expect(world.log).toContain('client-secret-basic');
     expect(world.log).not.toContain('register');
@@ -117,6 +117,15 @@ describe('OAuth client credentials grant', () => {
     expect(world.log).not.toContain('client-secret-basic');
   });
 
+  it('oauth.authorizationServer: a server naming another authorization server fails the login before any token request', async () => {
+    world.preRegister('weir-pinned', 'pinned-secret');
+    const failed = connected({ grant: 'client_credentials', clientId: 'weir-pinned', clientSecret: 'pinned-secret', authorizationServer: 'https://login.weir.example/' }, 'pinned.json');
+    await expect(failed).rejects.toMatchObject({
+      cause: { code: 'MCP_AUTH_FAILED', message: expect.stringMatching(/names the authorization server http:\/\/127\.0\.0\.1:\d+\/?, not oauth\.authorizationServer https:\/\/login\.weir\.example\/; the client's credentials were not sent to it/) },
+    });
+    expect(tokenRequests()).toBe(0);
+  });
+
   it('an assertion signed with another key than the registered one is refused', async () => {
     world.preRegisterKey('weir-other', generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey);
     const stranger = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' });
@@ -140,6 +149,7 @@ describe('OAuth client credentials grant', () => {
       [{ grant: 'client_credentials', clientId: 'c', privateKeyFile: join(dir, 'missing.pem') }, /oauth.privateKeyFile ".*missing.pem" cannot be read \(ENOENT\)/],
       [{ grant: 'password' as never, clientId: 'c' }, /oauth.grant must be "authorization_code" or "client_credentials"/],
       [{ clientId: 'c', privateKey: rsa }, /oauth.privateKey is for oauth.grant "client_credentials"/],
+      [{ grant: 'client_credentials', clientId: 'c', clientSecret: 's', authorizationServer: 'login.example' }, /oauth.authorizationServer must be the authorization server's issuer URL/],
     ];
     for (const [oauth, message] of cases) {
       let thrown: unknown;

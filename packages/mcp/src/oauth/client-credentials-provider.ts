@@ -62,8 +62,10 @@ export class ClientCredentialsProvider implements OAuthClientProvider {
   }
 
   clientInformation(): OAuthClientInformationMixed {
-    const { clientId, clientSecret } = this.#options;
-    return clientSecret === undefined ? { client_id: clientId } : { client_id: clientId, client_secret: clientSecret };
+    const { clientId, clientSecret, authorizationServer } = this.#options;
+    // The SDK's own binding too (its `issuer` stamp): it presents these credentials to that server only.
+    const issuer = authorizationServer === undefined ? {} : { issuer: authorizationServer.href };
+    return clientSecret === undefined ? { client_id: clientId, ...issuer } : { client_id: clientId, client_secret: clientSecret, ...issuer };
   }
 
   /** The stored token, unless it expired (then none is sent: the server's 401 has a new one asked for). */
@@ -96,7 +98,15 @@ export class ClientCredentialsProvider implements OAuthClientProvider {
     throw new Error('the client credentials grant has no PKCE code verifier');
   }
 
+  /**
+   * Called by `auth()` once discovery found the authorization server, before any token request:
+   * one other than `oauth.authorizationServer` ends the login here, so the credentials are not sent.
+   */
   saveDiscoveryState(state: OAuthDiscoveryState): void {
+    const expected = this.#options.authorizationServer;
+    if (expected !== undefined && !sameServer(expected, state.authorizationServerUrl)) {
+      throw new Error(`the server names the authorization server ${state.authorizationServerUrl}, not oauth.authorizationServer ${expected.href}; the client's credentials were not sent to it`);
+    }
     this.#discovery = state;
   }
 
@@ -109,4 +119,16 @@ export class ClientCredentialsProvider implements OAuthClientProvider {
     if (scope === 'all' || scope === 'tokens') this.#store.update({ tokens: undefined, expiresAt: undefined });
     if (scope === 'all' || scope === 'discovery') this.#discovery = undefined;
   }
+}
+
+/** Two issuer URLs name the same server when they are equal once parsed, a trailing "/" aside. */
+function sameServer(expected: URL, found: string): boolean {
+  let other: string;
+  try {
+    other = new URL(found).href;
+  } catch {
+    return false;
+  }
+  const trim = (href: string) => (href.endsWith('/') ? href.slice(0, -1) : href);
+  return trim(expected.href) === trim(other);
 }

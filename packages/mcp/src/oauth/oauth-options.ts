@@ -52,6 +52,13 @@ export interface McpOAuthOptions {
   readonly privateKey?: string | Readonly<Record<string, unknown>>;
   /** The path of a file holding `privateKey` (PEM, or a JWK as JSON); read once, when the options are read. */
   readonly privateKeyFile?: string;
+  /**
+   * With `grant: 'client_credentials'`: the authorization server (its issuer URL) the client is
+   * registered with. The client's secret or assertion is sent to no other: a server naming another
+   * authorization server in its metadata fails the login before any token request. Default: the
+   * one the server names (trusted as it is; give this where the server is not yours).
+   */
+  readonly authorizationServer?: string;
   /** The JWS algorithm the assertion is signed with. Default: the key's own (RS256 for RSA, ES256/ES384/ES512 for P-256/384/521, EdDSA for Ed25519). */
   readonly algorithm?: ClientKeyAlgorithm;
 }
@@ -69,14 +76,16 @@ export interface ResolvedOAuth {
   readonly clientMetadataUrl: string | undefined;
   /** The `private_key_jwt` key of a client credentials grant (else `undefined`: a secret, or no client authentication). */
   readonly clientKey: ClientKey | undefined;
+  /** The only authorization server a client credentials grant sends its credentials to, when given. */
+  readonly authorizationServer: URL | undefined;
 }
 
-const KEYS: ReadonlySet<string> = new Set(['grant', 'authorize', 'tokenFile', 'redirectPort', 'scope', 'loginTimeoutMs', 'clientId', 'clientSecret', 'clientMetadataUrl', 'privateKey', 'privateKeyFile', 'algorithm']);
+const KEYS: ReadonlySet<string> = new Set(['grant', 'authorize', 'tokenFile', 'redirectPort', 'scope', 'loginTimeoutMs', 'clientId', 'clientSecret', 'clientMetadataUrl', 'privateKey', 'privateKeyFile', 'algorithm', 'authorizationServer']);
 
 /** The options a client credentials grant cannot use: they are for a person's login in a browser. */
 const PERSON_ONLY = ['authorize', 'redirectPort', 'loginTimeoutMs', 'clientMetadataUrl'] as const;
 /** The options only a client credentials grant uses. */
-const KEY_OPTIONS = ['privateKey', 'privateKeyFile', 'algorithm'] as const;
+const KEY_OPTIONS = ['privateKey', 'privateKeyFile', 'algorithm', 'authorizationServer'] as const;
 
 /** The user's weir folder, as the CLI finds it: `WEIR_HOME`, or `~/.weir`. */
 export function weirHome(env: NodeJS.ProcessEnv = process.env): string {
@@ -106,8 +115,9 @@ export function resolveOAuth(oauth: true | McpOAuthOptions, name: string, url: U
   const clientKey = grant === 'client_credentials' ? clientCredentialsOf(options, where) : undefined;
   if (grant === 'authorization_code') {
     const misplaced = KEY_OPTIONS.find((key) => options[key] !== undefined);
-    if (misplaced !== undefined) throw new TypeError(`${where}: oauth.${misplaced} is for oauth.grant "client_credentials" (private_key_jwt); a person's login takes clientId and clientSecret.`);
+    if (misplaced !== undefined) throw new TypeError(`${where}: oauth.${misplaced} is for oauth.grant "client_credentials"; a person's login takes clientId and clientSecret.`);
   }
+  const authorizationServer = options.authorizationServer === undefined ? undefined : httpUrlOf(options.authorizationServer, where);
   if (options.clientMetadataUrl !== undefined && !isDocumentUrl(options.clientMetadataUrl)) throw new TypeError(`${where}: oauth.clientMetadataUrl must be an https URL with a path, got ${JSON.stringify(options.clientMetadataUrl)}.`);
   const timeout = options.loginTimeoutMs ?? 300_000;
   if (!(typeof timeout === 'number' && timeout > 0)) throw new TypeError(`${where}: oauth.loginTimeoutMs must be a positive number of milliseconds.`);
@@ -125,7 +135,19 @@ export function resolveOAuth(oauth: true | McpOAuthOptions, name: string, url: U
     clientSecret: options.clientSecret,
     clientMetadataUrl: options.clientMetadataUrl,
     clientKey,
+    authorizationServer,
   };
+}
+
+function httpUrlOf(value: unknown, where: string): URL {
+  let url: URL | undefined;
+  try {
+    url = typeof value === 'string' ? new URL(value) : undefined;
+  } catch {
+    url = undefined;
+  }
+  if (url === undefined || (url.protocol !== 'https:' && url.protocol !== 'http:')) throw new TypeError(`${where}: oauth.authorizationServer must be the authorization server's issuer URL (https:), got ${JSON.stringify(value)}.`);
+  return url;
 }
 
 /** Checks the options of a client credentials grant: a client ID, and one way for it to authenticate. */
