@@ -107,6 +107,25 @@ describe('OAuth client credentials grant', () => {
     expect(tokenRequests()).toBe(4);
   });
 
+  it('a 403 insufficient_scope asks for a token with the scope it names, and later tokens keep it', async () => {
+    world.preRegister('weir-scope', 'scope-secret');
+    world.toolScope = 'tools:call';
+    try {
+      const harness = await connected({ grant: 'client_credentials', clientId: 'weir-scope', clientSecret: 'scope-secret', scope: 'read' }, 'scope.json');
+      expect([...world.access.values()].at(-1)?.scope).toBe('read');
+      expect(await whoami(harness)).toMatchObject({ ok: true, content: 'logged in' });
+      expect(world.log).toContain('rs:403 insufficient_scope');
+      expect([...world.access.values()].at(-1)?.scope).toBe('tools:call');
+      for (const grant of world.access.values()) grant.revoked = true;
+      world.log.length = 0;
+      expect(await whoami(harness)).toMatchObject({ ok: true });
+      expect(world.log).not.toContain('rs:403 insufficient_scope');
+      expect(tokenRequests()).toBe(1);
+    } finally {
+      world.toolScope = undefined;
+    }
+  });
+
   it('a wrong secret fails use() with MCP_AUTH_FAILED naming the client and the refusal, not the secret', async () => {
     world.preRegister('weir-bad', 'the-right-secret');
     const failed = connected({ grant: 'client_credentials', clientId: 'weir-bad', clientSecret: 'a-wrong-secret' }, 'bad.json');

@@ -40,9 +40,13 @@ export class ClientCredentialsProvider implements OAuthClientProvider {
     return this.#options.clientId;
   }
 
-  /** The scope the next token request asks for: a refusal's (a 403 naming more scope), else `oauth.scope`, else none. */
+  /**
+   * The scope the next token requests ask for: the last one a refusal named (a 403 asking for more
+   * scope, a 401 naming one), else `oauth.scope`, else none. A refusal naming none (an expired
+   * token) keeps the last: the new token must be good for what the old one was.
+   */
   askFor(scope: string | undefined): void {
-    this.#askedScope = scope;
+    if (scope !== undefined && scope !== '') this.#askedScope = scope;
   }
 
   /** None: this is what tells `auth()` there is no person to send anywhere. */
