@@ -57,7 +57,8 @@ export interface McpHttpServerOptions extends McpServerCommonOptions {
   /**
    * Log in with OAuth 2.1 when the server asks (a 401): discovery, dynamic client registration,
    * authorization code with PKCE through the person's browser and a loopback redirect, refresh;
-   * the login is kept in the weir home (mode 0600). `true` for the defaults.
+   * the login is kept in the weir home (mode 0600). `true` for the defaults. For an agent with no
+   * person: `{ grant: 'client_credentials', clientId, clientSecret | privateKey | privateKeyFile }`.
    */
   readonly oauth?: true | McpOAuthOptions;
 }
