@@ -86,6 +86,16 @@ describe('OAuth client credentials grant', () => {
     expect(world.assertions.at(-1)).toMatchObject({ alg: 'EdDSA', iss: 'weir-ed' });
   });
 
+  it('private_key_jwt with an RSA key in PKCS#1 PEM, RS256 by default or PS256 when asked', async () => {
+    const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    world.preRegisterKey('weir-rsa', publicKey);
+    const pem = privateKey.export({ format: 'pem', type: 'pkcs1' }).toString();
+    expect(await whoami(await connected({ grant: 'client_credentials', clientId: 'weir-rsa', privateKey: pem }, 'rsa.json'))).toMatchObject({ ok: true });
+    expect(world.assertions.at(-1)).toMatchObject({ alg: 'RS256', iss: 'weir-rsa' });
+    expect(await whoami(await connected({ grant: 'client_credentials', clientId: 'weir-rsa', privateKey: pem, algorithm: 'PS256' }, 'rsa-pss.json'))).toMatchObject({ ok: true });
+    expect(world.assertions.at(-1)).toMatchObject({ alg: 'PS256', iss: 'weir-rsa' });
+  });
+
   it('a token past its expires_in is not sent: a new one is asked for; one the server refuses (revoked) is replaced too', async () => {
     world.preRegister('weir-exp', 'exp-secret');
     world.tokenLifetime = 1;

@@ -148,7 +148,7 @@ export async function startOAuthWorld(): Promise<OAuthWorld> {
         grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials'],
         code_challenge_methods_supported: ['S256'],
         token_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'private_key_jwt'],
-        token_endpoint_auth_signing_alg_values_supported: ['RS256', 'ES256', 'EdDSA'],
+        token_endpoint_auth_signing_alg_values_supported: ['RS256', 'PS256', 'ES256', 'EdDSA'],
         ...(world.clientIdDocuments ? { client_id_metadata_document_supported: true } : {}),
       });
     }
