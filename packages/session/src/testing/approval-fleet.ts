@@ -83,8 +83,10 @@ export async function serveApprovalRoles(options: ApprovalFleetOptions): Promise
       const pending = pick((await listPendingApprovals(store, { sessionIds })).filter((request) => !suspendedHere.has(request.sessionId)));
       if (pending === undefined) return false;
       const decision = fleetDecision(pending.sessionId);
-      await answerApproval(store, pending, { decision, ...(decision === 'deny' ? { message: 'not in this fleet' } : {}) });
+      // Marked before the answer is written: this process's other loop, listing answered requests
+      // while this one awaits, must not resume what this process answered.
       answeredHere.add(pending.sessionId);
+      await answerApproval(store, pending, { decision, ...(decision === 'deny' ? { message: 'not in this fleet' } : {}) });
       print(`approval answered ${pending.sessionId} ${process.pid}`);
       return true;
     },
