@@ -1,4 +1,4 @@
-import { namespacedName, ToolCallError, type ToolDefinition } from '@weir/core';
+import { namespacedName, ToolCallError, type ToolDefinition, type ToolExecution } from '@weir/core';
 import { toParts, type McpPart } from './mcp-content.js';
 import type { McpServerLink } from './mcp-server-link.js';
 import { renderToolValue } from './mcp-tool-value.js';
@@ -50,7 +50,7 @@ export function resourceTool(server: string, link: McpServerLink, updates: Resou
         return listing(templates.map((template) => entry(String(template.uriTemplate), template)), result, `The server "${server}" lists no resource templates.`);
       }
       if (uri === undefined) throw new ToolCallError('INVALID_ARGUMENTS', `action "${action}" needs the uri of a resource (call action "list" to see them).`);
-      if (action === 'subscribe' || action === 'unsubscribe') return subscription(action, uri);
+      if (action === 'subscribe' || action === 'unsubscribe') return subscription(action, uri, { server, link, updates, exec });
       const result = await link.request('resources/read', { uri }, exec);
       updates.read(uri);
       const contents = Array.isArray(result.contents) ? result.contents.filter(isRecord) : [];
@@ -63,23 +63,24 @@ export function resourceTool(server: string, link: McpServerLink, updates: Resou
       const parts: readonly McpPart[] = toParts(blocks);
       if (parts.length === 0) return `The resource ${uri} has no contents.`;
       return parts;
-
-      async function subscription(verb: 'subscribe' | 'unsubscribe', target: string): Promise<string> {
-        if (!link.offersResourceSubscriptions) throw new ToolCallError('MCP_ERROR', `The server "${server}" does not offer subscriptions to its resources; read ${target} again when you need it.`);
-        if (verb === 'unsubscribe') {
-          if (!updates.has(target)) return `Not subscribed to ${target}.`;
-          await link.request('resources/unsubscribe', { uri: target }, exec);
-          updates.delete(target);
-          return `Unsubscribed from ${target}.`;
-        }
-        if (updates.has(target)) return `Already subscribed to ${target}.`;
-        if (updates.size >= MAX_RESOURCE_SUBSCRIPTIONS) throw new ToolCallError('MCP_ERROR', `${MAX_RESOURCE_SUBSCRIPTIONS} resources of "${server}" are subscribed to, the most weir keeps; unsubscribe from one first.`);
-        await link.request('resources/subscribe', { uri: target }, exec);
-        updates.add(target);
-        return `Subscribed to ${target}: when the server says it changed, you are told beside a later tool result.`;
-      }
     },
   };
+}
+
+/** `subscribe` or `unsubscribe` to one resource, where the server offers subscriptions. */
+async function subscription(verb: 'subscribe' | 'unsubscribe', target: string, { server, link, updates, exec }: { server: string; link: McpServerLink; updates: ResourceUpdates; exec: ToolExecution }): Promise<string> {
+  if (!link.offersResourceSubscriptions) throw new ToolCallError('MCP_ERROR', `The server "${server}" does not offer subscriptions to its resources; read ${target} again when you need it.`);
+  if (verb === 'unsubscribe') {
+    if (!updates.has(target)) return `Not subscribed to ${target}.`;
+    await link.request('resources/unsubscribe', { uri: target }, exec);
+    updates.delete(target);
+    return `Unsubscribed from ${target}.`;
+  }
+  if (updates.has(target)) return `Already subscribed to ${target}.`;
+  if (updates.size >= MAX_RESOURCE_SUBSCRIPTIONS) throw new ToolCallError('MCP_ERROR', `${MAX_RESOURCE_SUBSCRIPTIONS} resources of "${server}" are subscribed to, the most weir keeps; unsubscribe from one first.`);
+  await link.request('resources/subscribe', { uri: target }, exec);
+  updates.add(target);
+  return `Subscribed to ${target}: when the server says it changed, you are told beside a later tool result.`;
 }
 
 /** One line of a listing: the uri (or template), its name, media type and the first line of its description. */

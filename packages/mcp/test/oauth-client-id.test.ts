@@ -5,6 +5,7 @@ import { createHarness } from '@weir/core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { mcpServer, type McpOAuthOptions } from '../src/index.js';
 import { startOAuthWorld, type OAuthWorld } from './oauth/oauth-servers.js';
+import { testBrowser } from './oauth/test-browser.js';
 
 // Clients that are not registered dynamically: one registered beforehand (for an authorization
 // server without dynamic registration: the conformance suite's auth/pre-registration), and one
@@ -13,15 +14,8 @@ import { startOAuthWorld, type OAuthWorld } from './oauth/oauth-servers.js';
 let world: OAuthWorld;
 let dir: string;
 const visits: URL[] = [];
+const browser = testBrowser(visits);
 
-/** The "browser": visits the authorization URL and follows its redirect back to weir's loopback listener. */
-async function browser(url: URL): Promise<void> {
-  visits.push(url);
-  const answer = await fetch(url, { redirect: 'manual' });
-  const back = answer.headers.get('location');
-  if (back === null) throw new Error(`the authorization server answered ${answer.status}: ${await answer.text()}`);
-  await fetch(back);
-}
 
 async function whoamiWith(oauth: Omit<McpOAuthOptions, 'authorize'>, file: string) {
   const harness = createHarness();

@@ -5,20 +5,14 @@ import { createHarness, type Harness } from '@weir/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mcpServer } from '../src/index.js';
 import { startOAuthWorld, type OAuthWorld } from './oauth/oauth-servers.js';
+import { testBrowser } from './oauth/test-browser.js';
 
 let world: OAuthWorld;
 let dir: string;
-const visits: string[] = [];
+const visits: URL[] = [];
+const browser = testBrowser(visits);
 const lines: string[] = [];
 
-/** The "browser": visits the authorization URL and follows its redirect back to weir's loopback listener. */
-async function browser(url: URL): Promise<void> {
-  visits.push(url.href);
-  const answer = await fetch(url, { redirect: 'manual' });
-  const back = answer.headers.get('location');
-  if (back === null) throw new Error(`the authorization server answered ${answer.status}: ${await answer.text()}`);
-  await fetch(back);
-}
 
 const recording = () => {
   const record = (level: string) => (...args: unknown[]) => void lines.push(`${level} ${JSON.stringify(args)}`);

@@ -5,6 +5,7 @@ import { createHarness, type Harness } from '@weir/core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { mcpServer } from '../src/index.js';
 import { startOAuthWorld, type OAuthWorld } from './oauth/oauth-servers.js';
+import { testBrowser } from './oauth/test-browser.js';
 
 // Logins asked for after initialize: a server that serves initialize to anyone and wants a token
 // for the listing, and a tool that needs more scope than the first login got (step-up, 403
@@ -14,15 +15,8 @@ import { startOAuthWorld, type OAuthWorld } from './oauth/oauth-servers.js';
 let world: OAuthWorld;
 let dir: string;
 const visits: URL[] = [];
+const browser = testBrowser(visits);
 
-/** The "browser": visits the authorization URL and follows its redirect back to weir's loopback listener. */
-async function browser(url: URL): Promise<void> {
-  visits.push(url);
-  const answer = await fetch(url, { redirect: 'manual' });
-  const back = answer.headers.get('location');
-  if (back === null) throw new Error(`the authorization server answered ${answer.status}: ${await answer.text()}`);
-  await fetch(back);
-}
 
 async function load(file: string): Promise<Harness> {
   const harness = createHarness();
